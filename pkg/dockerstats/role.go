@@ -1,0 +1,121 @@
+package dockerstats
+
+import (
+	"path"
+	"strings"
+)
+
+// Role is what an n8n container does.
+type Role string
+
+const (
+	RoleNone     Role = "" // not an n8n container
+	RoleMain     Role = "main"
+	RoleWorker   Role = "worker"
+	RoleWebhook  Role = "webhook"
+	RoleRunner   Role = "runner"
+	RoleLauncher Role = "launcher"
+	RoleProbe    Role = "probe" // n8n-ceiling's broker probe sidecar
+)
+
+// RunsTasks reports whether the role executes Code tasks for a broker.
+func (r Role) RunsTasks() bool { return r == RoleRunner || r == RoleLauncher }
+
+// HostsBroker reports whether the role runs n8n's in-process task broker.
+func (r Role) HostsBroker() bool { return r == RoleMain || r == RoleWorker || r == RoleWebhook }
+
+// Spec is what classification looks at: the process line, the image and
+// the names (never the values) of the environment variables.
+type Spec struct {
+	Argv    []string // inspect's Path followed by Args
+	Image   string   // Config.Image, e.g. "n8nio/n8n:2.23.2"
+	EnvKeys map[string]bool
+}
+
+// Classify returns the container's role, or RoleNone for anything else.
+func Classify(s Spec) Role {
+	switch {
+	case s.EnvKeys["PROBE_UPSTREAM"] || s.EnvKeys["PROBE_LISTEN"]:
+		return RoleProbe
+	case anyArg(s.Argv, isLauncherArg) || imageRepo(s.Image) == "n8nio/runners":
+		return RoleLauncher
+	case anyArg(s.Argv, isRunnerArg):
+		return RoleRunner
+	}
+	if i := indexArg(s.Argv, isN8nBinary); i >= 0 {
+		return roleOfSubcommand(s.Argv[i+1:])
+	}
+	if imageRepo(s.Image) == "n8nio/n8n" {
+		// The official image's entrypoint passes its args to n8n.
+		return roleOfSubcommand(afterEntrypoint(s.Argv))
+	}
+	return RoleNone
+}
+
+// roleOfSubcommand reads the n8n CLI's first non-flag argument. Other
+// subcommands (import:workflow, execute, …) are one-off jobs, not servers.
+func roleOfSubcommand(args []string) Role {
+	for _, a := range args {
+		if strings.HasPrefix(a, "-") {
+			continue
+		}
+		switch a {
+		case "start":
+			return RoleMain
+		case "worker":
+			return RoleWorker
+		case "webhook":
+			return RoleWebhook
+		}
+		return RoleNone
+	}
+	return RoleMain // bare `n8n` starts main
+}
+
+// afterEntrypoint drops tini and the image's entrypoint script from argv.
+func afterEntrypoint(argv []string) []string {
+	for i, a := range argv {
+		switch b := path.Base(a); {
+		case b == "tini" || b == "--" || b == "docker-entrypoint.sh" || b == "sh":
+			continue
+		default:
+			return argv[i:]
+		}
+	}
+	return nil
+}
+
+func isN8nBinary(a string) bool { return !strings.HasSuffix(a, "/") && path.Base(a) == "n8n" }
+
+func isLauncherArg(a string) bool { return strings.Contains(a, "task-runner-launcher") }
+
+func isRunnerArg(a string) bool {
+	return strings.Contains(a, "@n8n/task-runner") || strings.HasSuffix(a, "task-runner/dist/start.js")
+}
+
+func anyArg(argv []string, f func(string) bool) bool { return indexArg(argv, f) >= 0 }
+
+func indexArg(argv []string, f func(string) bool) int {
+	for i, a := range argv {
+		if f(a) {
+			return i
+		}
+	}
+	return -1
+}
+
+// imageRepo strips registry, tag and digest: "docker.n8n.io/n8nio/n8n:2.23.2"
+// → "n8nio/n8n".
+func imageRepo(image string) string {
+	if i := strings.IndexByte(image, '@'); i >= 0 {
+		image = image[:i]
+	}
+	if i := strings.LastIndexByte(image, ':'); i > strings.LastIndexByte(image, '/') {
+		image = image[:i]
+	}
+	parts := strings.Split(image, "/")
+	if len(parts) > 2 && strings.ContainsAny(parts[0], ".:") {
+		parts = parts[1:]
+	}
+	return strings.Join(parts, "/")
+}
