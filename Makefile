@@ -1,0 +1,42 @@
+# n8n-ceiling: `make demo` runs the main job, `make test` runs every test.
+SHELL := /bin/bash
+GO ?= go
+BIN := bin
+LAB := e2e/lab
+# Packages without the real-n8n e2e, which runs on its own so that load
+# measurements do not share the two cores with other tests.
+UNIT_PKGS = $$($(GO) list ./... | grep -v '/e2e$$')
+
+.PHONY: all build test lint unit e2e deps demo down clean
+
+all: build
+
+build:
+	$(GO) build -o $(BIN)/ ./cmd/...
+
+lint:
+	@bad=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$bad" ]; then echo "gofmt needed: $$bad"; exit 1; fi
+	$(GO) vet ./...
+
+# deps installs the Debian packages, Node 24 and n8n (cached) and starts the
+# lab's dockerd, which the integration tests use too.
+deps:
+	bash $(LAB)/install.sh
+	bash $(LAB)/dockerd.sh >/dev/null
+
+unit: deps
+	DOCKER_HOST=$$(bash $(LAB)/dockerd.sh) $(GO) test -count=1 -timeout 20m $(UNIT_PKGS)
+
+e2e: deps
+	N8N_CEILING_E2E=1 $(GO) test -count=1 -v -timeout 60m ./e2e/
+
+test: lint unit e2e
+
+demo: build deps
+	bash scripts/demo.sh
+
+down:
+	bash $(LAB)/down.sh
+
+clean:
+	rm -rf $(BIN)

@@ -1,0 +1,55 @@
+package lab
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+)
+
+// Dir is the directory holding up.sh and down.sh.
+func Dir() string {
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Dir(file)
+}
+
+// Up runs up.sh with env added to the environment, copies its output to log
+// and returns the endpoints it printed.
+func Up(ctx context.Context, env map[string]string, log io.Writer) (Endpoints, error) {
+	var out bytes.Buffer
+	if err := script(ctx, "up.sh", env, io.MultiWriter(&out, log)); err != nil {
+		return nil, err
+	}
+	return ParseEndpoints(&out)
+}
+
+// Down runs down.sh.
+func Down(ctx context.Context, env map[string]string, log io.Writer) error {
+	return script(ctx, "down.sh", env, log)
+}
+
+func script(ctx context.Context, name string, env map[string]string, log io.Writer) error {
+	cmd := exec.CommandContext(ctx, "bash", filepath.Join(Dir(), name))
+	cmd.Env = os.Environ()
+	for k, v := range env {
+		cmd.Env = append(cmd.Env, k+"="+v)
+	}
+	cmd.Stdout, cmd.Stderr = log, log
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	return nil
+}
+
+// DockerHost is the lab dockerd's DOCKER_HOST, as env.sh derives it.
+func DockerHost() string {
+	state := os.Getenv("LAB_STATE")
+	if state == "" {
+		state = "/var/lib/n8n-ceiling-lab"
+	}
+	return "unix://" + filepath.Join(state, "docker.sock")
+}

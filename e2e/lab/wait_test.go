@@ -1,0 +1,69 @@
+package lab
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+func TestCallBenchChecksStatusAndBody(t *testing.T) {
+	answers := []struct {
+		status int
+		body   string
+		ok     bool
+	}{
+		{200, `{"ok":true,"held_mb":0}`, true},
+		{200, `{"ok":false}`, false},
+		{200, `not json`, false},
+		{404, `{"ok":true}`, false},
+	}
+	for _, a := range answers {
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.WriteHeader(a.status)
+			w.Write([]byte(a.body))
+		}))
+		err := CallBench(context.Background(), srv.Client(), srv.URL, BenchBody(1, 0))
+		srv.Close()
+		if (err == nil) != a.ok {
+			t.Errorf("%d %s: err %v", a.status, a.body, err)
+		}
+	}
+}
+
+func TestUntilRetriesThenGivesUp(t *testing.T) {
+	var calls atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if calls.Add(1) < 3 {
+			w.WriteHeader(http.StatusServiceUnavailable)
+			return
+		}
+		w.Write([]byte("ok"))
+	}))
+	defer srv.Close()
+	check := func(ctx context.Context) error { return GetOK(ctx, srv.Client(), srv.URL) }
+	if err := Until(context.Background(), 10*time.Second, 10*time.Millisecond, check); err != nil || calls.Load() != 3 {
+		t.Fatalf("err %v after %d calls", err, calls.Load())
+	}
+	never := func(ctx context.Context) error { return GetOK(ctx, srv.Client(), srv.URL+"/missing") }
+	srv.Config.Handler = http.NotFoundHandler()
+	err := Until(context.Background(), 50*time.Millisecond, 10*time.Millisecond, never)
+	if err == nil || !strings.Contains(err.Error(), "404") {
+		t.Fatalf("want the last error on timeout, got %v", err)
+	}
+}
+
+func TestClosedLoopCountsOnlyTheWindow(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		time.Sleep(20 * time.Millisecond)
+		w.Write([]byte(`{"ok":true}`))
+	}))
+	defer srv.Close()
+	res := ClosedLoop(context.Background(), srv.URL, BenchBody(0, 0), 4, 100*time.Millisecond, 300*time.Millisecond)
+	if res.Failed != 0 || res.OK == 0 || res.OK >= res.Started {
+		t.Fatalf("got %+v; want OK inside the window only, fewer than all started", res)
+	}
+}
