@@ -1,0 +1,42 @@
+// Package brokerprobe is a transparent proxy between an n8n task runner (or
+// the n8nio/runners launcher) and a task broker that counts what the runner
+// really runs. n8n keeps that count inside the runner process; the probe
+// reads it off the wire.
+//
+// The package has three parts, each in its own file:
+//
+//   - relay (relay.go): one pump per direction. Each message is streamed
+//     with NextReader/NextWriter through fixed buffers, so memory stays
+//     bounded for frames up to n8n's 1 GiB limit. Pings and pongs are
+//     forwarded, never answered here, so the broker's heartbeat still tests
+//     the runner. A close from one side goes to the other with the same
+//     code and reason; a side that fails makes the other close with 1011.
+//     The broker is dialled before the runner is upgraded, so a refused
+//     grant token reaches the runner unchanged. Every other path
+//     (/healthz, /runners/auth, …) goes through httputil.ReverseProxy.
+//   - parse (parse.go): the first 4 KiB of each message are decoded for
+//     type, taskId, offerId, validFor, name, types and reason. A message
+//     that does not parse is forwarded unchanged and counted.
+//   - state (state.go): one state machine per connection, fed before the
+//     message is forwarded so a peer's reply never overtakes it.
+//
+// Inference rules (BRIEF section 2):
+//
+//   - running = accepted − done − error − cancelled; tasks still running
+//     when a connection drops are counted as lost.
+//   - an offer is open from runner:taskoffer until validFor elapses or the
+//     broker accepts it (broker:taskofferaccept consumes it either way).
+//   - limit = max(peak of open offers + running, size of the first burst
+//     of back-to-back offers), since a runner offers
+//     maxConcurrency − (open offers + running) every 250 ms.
+//   - a connection named launcher-*, offering with validFor -1 or answering
+//     runner:taskdeferred is the launcher; its offer and deferred task are
+//     kept out of the runner gauges.
+//   - task time runs from runner:taskaccepted to runner:taskdone or
+//     runner:taskerror.
+//
+// Metrics are built at scrape time by Probe.Collect from the live
+// connections and the probe's counters; the probe name is a constant label
+// so several probes share one registry. No header, token or auth body is
+// logged or exported.
+package brokerprobe

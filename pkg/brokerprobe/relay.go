@@ -1,0 +1,272 @@
+package brokerprobe
+
+import (
+	"errors"
+	"io"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/gorilla/websocket"
+)
+
+const (
+	bufferSize   = 32 << 10
+	dialTimeout  = 10 * time.Second
+	controlWait  = 5 * time.Second // longest a forwarded ping, pong or close may block
+	closeWait    = 5 * time.Second // how long the second side gets to answer a close
+	lostReason   = "probe: peer connection lost"
+	maxErrorBody = 64 << 10
+)
+
+// writeBuffers is shared by every connection: a buffer is held only while
+// a message is being written, so idle runners cost no write buffer.
+var writeBuffers = &sync.Pool{}
+
+// newWebsocketEnds builds the two websocket ends. Compression stays off on
+// both: the probe streams bytes, and n8n's broker does not enable it.
+func newWebsocketEnds() (websocket.Dialer, websocket.Upgrader) {
+	d := websocket.Dialer{
+		HandshakeTimeout: dialTimeout,
+		ReadBufferSize:   bufferSize,
+		WriteBufferSize:  bufferSize,
+		WriteBufferPool:  writeBuffers,
+	}
+	u := websocket.Upgrader{
+		HandshakeTimeout: dialTimeout,
+		ReadBufferSize:   bufferSize,
+		WriteBufferSize:  bufferSize,
+		WriteBufferPool:  writeBuffers,
+		// Origin policy is the broker's business; the probe only relays.
+		CheckOrigin: func(*http.Request) bool { return true },
+	}
+	return d, u
+}
+
+// serveRunner dials the broker first, so a refused handshake (bad grant
+// token, 403) reaches the runner with its status and body unchanged, and
+// only then upgrades the runner's request.
+func (p *Probe) serveRunner(w http.ResponseWriter, r *http.Request) {
+	target := *p.upstream
+	target.Scheme = map[string]string{"http": "ws", "https": "wss"}[p.upstream.Scheme]
+	target.Path, target.RawPath, target.RawQuery = r.URL.Path, r.URL.RawPath, r.URL.RawQuery
+	dialer := p.dialer
+	dialer.Subprotocols = websocket.Subprotocols(r)
+	broker, resp, err := dialer.DialContext(r.Context(), target.String(), forwardHeaders(r.Header))
+	if err != nil {
+		p.refuse(w, resp, err)
+		return
+	}
+	respHeader := http.Header{}
+	if sp := broker.Subprotocol(); sp != "" {
+		respHeader.Set("Sec-Websocket-Protocol", sp)
+	}
+	runner, err := p.upgrader.Upgrade(w, r, respHeader)
+	if err != nil { // Upgrade has already answered the runner
+		_ = broker.WriteControl(websocket.CloseMessage,
+			websocket.FormatCloseMessage(websocket.CloseInternalServerErr, lostReason), time.Now().Add(controlWait))
+		broker.Close()
+		return
+	}
+	p.relay(runner, broker, r.URL.Query().Get("id"))
+}
+
+// refuse answers the runner when the broker did not upgrade.
+func (p *Probe) refuse(w http.ResponseWriter, resp *http.Response, err error) {
+	if resp == nil {
+		p.log.Warn("broker websocket unreachable", "err", err)
+		http.Error(w, "probe: task broker unreachable", http.StatusBadGateway)
+		return
+	}
+	p.log.Info("broker refused runner websocket", "status", resp.StatusCode)
+	for k, vs := range resp.Header {
+		if !isHopHeader(k) {
+			w.Header()[k] = vs
+		}
+	}
+	w.WriteHeader(resp.StatusCode)
+	_, _ = io.Copy(w, io.LimitReader(resp.Body, maxErrorBody))
+}
+
+// forwardHeaders copies the runner's request headers (Authorization
+// included) minus those the dialer sets itself.
+func forwardHeaders(in http.Header) http.Header {
+	out := http.Header{}
+	for k, vs := range in {
+		if !isHopHeader(k) && !strings.HasPrefix(http.CanonicalHeaderKey(k), "Sec-Websocket-") {
+			out[k] = vs
+		}
+	}
+	return out
+}
+
+func isHopHeader(k string) bool {
+	switch http.CanonicalHeaderKey(k) {
+	case "Connection", "Upgrade", "Keep-Alive", "Proxy-Connection", "Te", "Trailer",
+		"Transfer-Encoding", "Content-Length", "Host":
+		return true
+	}
+	return false
+}
+
+// relay runs the two pumps until both sides are closed.
+func (p *Probe) relay(runner, broker *websocket.Conn, id string) {
+	state := newConnState(id, p.now(), p.tally)
+	p.track(state)
+	p.log.Info("runner connected", "id", state.id)
+	forwardControl(runner, broker)
+	forwardControl(broker, runner)
+
+	done := make(chan error, 2)
+	go func() { done <- p.pump(runner, broker, state, toBroker) }()
+	go func() { done <- p.pump(broker, runner, state, toRunner) }()
+	first := <-done
+	// The other side has closeWait to answer the forwarded close; after
+	// that both sockets are cut, which also frees a pump stuck writing.
+	timer := time.NewTimer(closeWait)
+	select {
+	case <-done:
+	case <-timer.C:
+		runner.Close()
+		broker.Close()
+		<-done
+	}
+	timer.Stop()
+	runner.Close()
+	broker.Close()
+
+	lost := state.close()
+	p.untrack(state)
+	info := state.info(p.now())
+	p.log.Info("runner disconnected", "id", info.ID, "name", info.Name, "launcher", info.Launcher,
+		"draining", info.Draining, "uptime", info.Uptime.Round(time.Millisecond), "lost_tasks", lost,
+		"close", closeText(first))
+}
+
+// forwardControl makes pings and pongs from one side go to the other
+// instead of being answered here, so the broker's heartbeat still tests
+// the runner. A close from one side is answered by the other side's own
+// close frame, relayed by the pump, not by the probe.
+func forwardControl(from, to *websocket.Conn) {
+	from.SetPingHandler(func(data string) error {
+		_ = to.WriteControl(websocket.PingMessage, []byte(data), time.Now().Add(controlWait))
+		return nil
+	})
+	from.SetPongHandler(func(data string) error {
+		_ = to.WriteControl(websocket.PongMessage, []byte(data), time.Now().Add(controlWait))
+		return nil
+	})
+	from.SetCloseHandler(func(int, string) error { return nil })
+}
+
+// pump relays messages from src to dst until src ends, then closes dst
+// with src's close code, or 1011 when src failed or dst could not be
+// written. It returns the error that ended it.
+func (p *Probe) pump(src, dst *websocket.Conn, state *connState, dir int) error {
+	prefix := make([]byte, prefixLimit)
+	for {
+		mt, r, err := src.NextReader()
+		if err != nil {
+			sendClose(dst, closePayload(err))
+			return err
+		}
+		err = p.forward(dst, mt, r, prefix, state, dir)
+		var rerr readError
+		switch {
+		case errors.As(err, &rerr):
+			sendClose(dst, closePayload(rerr.error))
+			return rerr.error
+		case err != nil:
+			sendClose(src, closePayload(err))
+			return err
+		}
+	}
+}
+
+// readError marks a failure on the side being read.
+type readError struct{ error }
+
+// forward streams one message. The first prefixLimit bytes are read and
+// tapped before anything is written, so the state is updated before the
+// peer can react to the frame; the rest is copied through gorilla's
+// fixed-size write buffer, never held whole.
+func (p *Probe) forward(dst *websocket.Conn, mt int, r io.Reader, prefix []byte, state *connState, dir int) error {
+	n, err := io.ReadFull(r, prefix)
+	truncated := err == nil // exactly prefixLimit read: the frame may go on
+	if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
+		return readError{err}
+	}
+	p.tap(prefix[:n], truncated, state, dir)
+	w, err := dst.NextWriter(mt)
+	if err != nil {
+		return err
+	}
+	if _, err := w.Write(prefix[:n]); err != nil {
+		return err
+	}
+	if truncated {
+		src := &errReader{r: r}
+		if _, err := io.Copy(w, src); err != nil {
+			if src.err != nil {
+				return readError{src.err} // leave the message unfinished: never deliver a cut frame as whole
+			}
+			return err
+		}
+	}
+	return w.Close()
+}
+
+// errReader remembers a read error so it can be told from a write error.
+type errReader struct {
+	r   io.Reader
+	err error
+}
+
+func (e *errReader) Read(b []byte) (int, error) {
+	n, err := e.r.Read(b)
+	if err != nil && err != io.EOF {
+		e.err = err
+	}
+	return n, err
+}
+
+// tap counts the frame and feeds its parsed prefix to the state machine.
+func (p *Probe) tap(prefix []byte, truncated bool, state *connState, dir int) {
+	p.tally.frames[dir].Add(1)
+	f, err := parsePrefix(prefix, truncated)
+	if err != nil {
+		p.tally.parseErrors.Add(1)
+		return
+	}
+	if dir == toBroker {
+		state.fromRunner(f, p.now())
+	} else {
+		state.fromBroker(f)
+	}
+}
+
+// closePayload mirrors a received close; a failure or a code that may not
+// be sent (1006, 1015) becomes 1011.
+func closePayload(err error) []byte {
+	var ce *websocket.CloseError
+	if errors.As(err, &ce) && ce.Code != websocket.CloseAbnormalClosure && ce.Code != websocket.CloseTLSHandshake {
+		return websocket.FormatCloseMessage(ce.Code, ce.Text)
+	}
+	return websocket.FormatCloseMessage(websocket.CloseInternalServerErr, lostReason)
+}
+
+func sendClose(c *websocket.Conn, payload []byte) {
+	_ = c.WriteControl(websocket.CloseMessage, payload, time.Now().Add(controlWait))
+}
+
+func closeText(err error) string {
+	var ce *websocket.CloseError
+	if errors.As(err, &ce) {
+		return ce.Error()
+	}
+	if err == nil {
+		return ""
+	}
+	return err.Error()
+}

@@ -1,0 +1,200 @@
+package brokerprobe
+
+import (
+	"strings"
+	"sync"
+	"time"
+)
+
+// Message types the state machine reacts to (BRIEF section 2).
+const (
+	msgInfo         = "runner:info"
+	msgOffer        = "runner:taskoffer"
+	msgAccepted     = "runner:taskaccepted"
+	msgRejected     = "runner:taskrejected"
+	msgDeferred     = "runner:taskdeferred"
+	msgDone         = "runner:taskdone"
+	msgError        = "runner:taskerror"
+	msgOfferAccept  = "broker:taskofferaccept"
+	msgCancel       = "broker:taskcancel"
+	msgDrain        = "broker:drain"
+	launcherPrefix  = "launcher-"
+	burstGap        = 50 * time.Millisecond // offers of one runner tick arrive back to back
+	maxTrackedItems = 1 << 16               // bounds memory against a hostile peer
+)
+
+// connState follows one runner↔broker connection. It is updated by the
+// relay before a frame is forwarded, so a peer that has received a frame
+// can rely on the state already reflecting it.
+type connState struct {
+	mu       sync.Mutex
+	id       string
+	opened   time.Time
+	name     string
+	types    []string
+	launcher bool
+	draining bool
+	offers   map[string]time.Time // offerId → expiry; zero means never (validFor -1)
+	pending  map[string]struct{}  // broker accepted an offer, runner has not answered
+	running  map[string]time.Time // taskId → runner:taskaccepted time
+	peak     int                  // highest open offers + running seen
+	burst    int                  // size of the first run of back-to-back offers
+	burstEnd bool
+	lastOff  time.Time
+	tally    *tally
+}
+
+func newConnState(id string, now time.Time, t *tally) *connState {
+	return &connState{
+		id:      truncate(id, maxNameLen),
+		opened:  now,
+		offers:  map[string]time.Time{},
+		pending: map[string]struct{}{},
+		running: map[string]time.Time{},
+		tally:   t,
+	}
+}
+
+// fromRunner applies a runner → broker message.
+func (c *connState) fromRunner(f frame, now time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if f.Type != msgOffer && c.burst > 0 {
+		c.burstEnd = true
+	}
+	switch f.Type {
+	case msgInfo:
+		c.name, c.types = f.Name, f.Types
+		c.launcher = c.launcher || strings.HasPrefix(f.Name, launcherPrefix)
+	case msgOffer:
+		c.offer(f, now)
+	case msgAccepted:
+		delete(c.pending, f.TaskID)
+		if _, ok := c.running[f.TaskID]; !ok && len(c.running) < maxTrackedItems {
+			c.running[f.TaskID] = now
+		}
+		c.notePeak(now)
+	case msgRejected:
+		delete(c.pending, f.TaskID)
+		c.tally.reject(f.Reason)
+	case msgDeferred:
+		c.launcher = true
+		delete(c.pending, f.TaskID)
+		c.tally.outcome(outcomeDeferred)
+	case msgDone:
+		c.finish(f.TaskID, outcomeDone, now)
+	case msgError:
+		c.finish(f.TaskID, outcomeError, now)
+	}
+}
+
+// fromBroker applies a broker → runner message.
+func (c *connState) fromBroker(f frame) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	switch f.Type {
+	case msgOfferAccept:
+		// The runner drops the offer whether it accepts or rejects.
+		delete(c.offers, f.OfferID)
+		if len(c.pending) < maxTrackedItems {
+			c.pending[f.TaskID] = struct{}{}
+		}
+	case msgCancel:
+		delete(c.pending, f.TaskID)
+		if _, ok := c.running[f.TaskID]; ok {
+			delete(c.running, f.TaskID)
+			c.tally.outcome(outcomeCancelled)
+		}
+	case msgDrain:
+		c.draining = true
+	}
+}
+
+func (c *connState) offer(f frame, now time.Time) {
+	if f.HasValidFor && f.ValidFor < 0 {
+		c.launcher = true // the launcher's single non-expiring offer
+	}
+	if !c.burstEnd {
+		if c.burst == 0 || now.Sub(c.lastOff) <= burstGap {
+			c.burst++
+		} else {
+			c.burstEnd = true
+		}
+	}
+	c.lastOff = now
+	c.pruneOffers(now)
+	if f.OfferID == "" || len(c.offers) >= maxTrackedItems {
+		return
+	}
+	var expiry time.Time // zero: never expires
+	if !(f.HasValidFor && f.ValidFor < 0) {
+		expiry = now.Add(time.Duration(f.ValidFor) * time.Millisecond)
+	}
+	c.offers[f.OfferID] = expiry
+	c.notePeak(now)
+}
+
+// finish ends a running task once; replies for unknown tasks are ignored
+// so a late done after a cancel is not counted twice.
+func (c *connState) finish(taskID string, o outcome, now time.Time) {
+	start, ok := c.running[taskID]
+	if !ok {
+		return
+	}
+	delete(c.running, taskID)
+	c.tally.finish(o, now.Sub(start), now)
+}
+
+func (c *connState) pruneOffers(now time.Time) {
+	for id, exp := range c.offers {
+		if !exp.IsZero() && !now.Before(exp) {
+			delete(c.offers, id)
+		}
+	}
+}
+
+func (c *connState) notePeak(now time.Time) {
+	c.pruneOffers(now)
+	c.peak = max(c.peak, len(c.offers)+len(c.running))
+}
+
+// close marks every running task lost: the connection dropped under it.
+func (c *connState) close() (lost int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for id := range c.running {
+		c.tally.outcome(outcomeLost)
+		delete(c.running, id)
+		lost++
+	}
+	return lost
+}
+
+// ConnInfo describes one live connection through the probe.
+type ConnInfo struct {
+	ID, Name      string
+	Types         []string
+	Launcher      bool
+	Draining      bool // the broker sent broker:drain
+	Uptime        time.Duration
+	Running       int
+	OffersOpen    int
+	InferredLimit int
+}
+
+func (c *connState) info(now time.Time) ConnInfo {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.pruneOffers(now)
+	return ConnInfo{
+		ID:            c.id,
+		Name:          c.name,
+		Types:         append([]string(nil), c.types...),
+		Launcher:      c.launcher,
+		Draining:      c.draining,
+		Uptime:        now.Sub(c.opened),
+		Running:       len(c.running),
+		OffersOpen:    len(c.offers),
+		InferredLimit: max(c.peak, c.burst),
+	}
+}
