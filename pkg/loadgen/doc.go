@@ -1,0 +1,17 @@
+// Package loadgen drives stepped load against HTTP targets and measures each
+// step: check pass rate, errors by kind, passing throughput, latency
+// percentiles (HdrHistogram) and mean in flight. It finds the knee of the
+// throughput curve and compares each step with the capacity model when an
+// exporter is there.
+//
+// Two schedulers share one recorder:
+//   - closed loop: a pool of virtual users, each with one request in flight;
+//   - open loop: requests start on a fixed schedule whatever the response
+//     time, and latency runs from the intended start, so a stalled server
+//     shows up as latency instead of as fewer samples (no coordinated
+//     omission). A bounded in-flight budget turns overload into counted
+//     dropped starts rather than unbounded goroutines.
+//
+// A result is attributed to the step in which it completes, and only when it
+// completes inside the step's measured window (after its warm-up).
+package loadgen

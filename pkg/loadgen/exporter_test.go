@@ -1,0 +1,103 @@
+package loadgen
+
+import (
+	"context"
+	"math"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/capacity"
+)
+
+func TestParseExporterFixture(t *testing.T) {
+	f, err := os.Open("testdata/exporter.prom")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	snap, err := ParseExporter(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(snap.Cluster.Workers); n != 2 {
+		t.Fatalf("workers = %d, want 2", n)
+	}
+	w := snap.Cluster.Workers[0]
+	if w.Name != "worker-1" || w.Concurrency != 15 || len(w.Runners) != 1 || w.Runners[0].Limit != 5 {
+		t.Errorf("worker-1 = %+v", w)
+	}
+	// The largest source per stage wins: 1.06 s, not the configured 1.0 s.
+	if want := capacity.Single(1060 * time.Millisecond); snap.Cluster.Service != want {
+		t.Errorf("service = %+v, want %+v", snap.Cluster.Service, want)
+	}
+	if math.Abs(snap.Ceiling-9.433962264150944) > 1e-9 || snap.Effective != 10 || snap.Bottleneck != "runner" {
+		t.Errorf("snapshot = ceiling %v effective %d bottleneck %q", snap.Ceiling, snap.Effective, snap.Bottleneck)
+	}
+	p, err := capacity.PredictClosedLoop(snap.Verdict, 20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.QueueWait != 0 || math.Abs(p.Throughput-snap.Verdict.Ceiling) > 1e-9 {
+		t.Errorf("prediction for 20 VU = %+v", p)
+	}
+}
+
+func TestParseExporterFallsBackToModel(t *testing.T) {
+	text := `n8n_worker_concurrency{worker="a"} 4
+n8n_worker_concurrency{worker="b"} 15
+n8n_runner_max_concurrency{runner="r1",worker="a"} 10
+n8n_runner_max_concurrency{runner="r2",worker="b"} 5
+n8n_service_time_seconds{stage="job",source="queue"} 2
+n8n_service_time_seconds{stage="task",source="broker"} 2
+`
+	snap, err := ParseExporter(strings.NewReader(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// a: min(4,10)/2 = 2, b: min(15,5)/2 = 2.5; no published ceiling.
+	if snap.Ceiling != 4.5 || snap.Effective != 9 {
+		t.Errorf("ceiling %v effective %d, want 4.5 and 9", snap.Ceiling, snap.Effective)
+	}
+	if snap.Bottleneck != "a=worker,b=runner" {
+		t.Errorf("bottleneck %q", snap.Bottleneck)
+	}
+}
+
+func TestParseExporterErrors(t *testing.T) {
+	for name, text := range map[string]string{
+		"no workers":     "n8n_cluster_effective_concurrency 3\n",
+		"unknown worker": "n8n_worker_concurrency{worker=\"a\"} 4\nn8n_runner_max_concurrency{runner=\"r\",worker=\"z\"} 2\n",
+		"zero worker":    "n8n_worker_concurrency{worker=\"a\"} 0\n",
+		"garbage":        "n8n_worker_concurrency{worker=\"a\" 4\n",
+	} {
+		if _, err := ParseExporter(strings.NewReader(text)); err == nil {
+			t.Errorf("%s: no error", name)
+		}
+	}
+}
+
+func TestExporterReaderHTTP(t *testing.T) {
+	fixture, err := os.ReadFile("testdata/exporter.prom")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/metrics" {
+			http.NotFound(w, r)
+			return
+		}
+		w.Write(fixture)
+	}))
+	defer srv.Close()
+	snap, err := (&ExporterReader{URL: srv.URL + "/metrics"}).Read(context.Background())
+	if err != nil || snap.Effective != 10 {
+		t.Fatalf("read = %+v, %v", snap.Effective, err)
+	}
+	if _, err := (&ExporterReader{URL: srv.URL + "/nope"}).Read(context.Background()); err == nil || !strings.Contains(err.Error(), "404") {
+		t.Errorf("404 error = %v", err)
+	}
+}

@@ -1,0 +1,70 @@
+package loadgen
+
+import (
+	"context"
+	"sync"
+	"time"
+)
+
+// pacer is the open-loop scheduler. Request i of a step is due at
+// start + i/rate. Each due request takes an in-flight slot and runs in its
+// own goroutine; with no slot free it is counted as dropped. Latency runs
+// from the due time, so time spent waiting to start counts.
+type pacer struct {
+	target    *Target
+	rec       *recorder
+	slots     chan struct{}
+	lateAfter time.Duration
+	wg        sync.WaitGroup
+}
+
+func newPacer(t *Target, rec *recorder, maxInFlight int, lateAfter time.Duration) *pacer {
+	return &pacer{target: t, rec: rec, slots: make(chan struct{}, maxInFlight), lateAfter: lateAfter}
+}
+
+// run starts requests at s.Rate from start until `until`. The loop is
+// bounded by `until` and ctx; each pass dispatches everything already due,
+// so timer slack shows up as late starts, never as a lower rate.
+func (p *pacer) run(ctx context.Context, s Step, start, until time.Time) {
+	for i := 0; ctx.Err() == nil; i++ {
+		due := start.Add(time.Duration(float64(i) * float64(time.Second) / s.Rate))
+		if !due.Before(until) {
+			sleepUntil(ctx, until)
+			return
+		}
+		sleepUntil(ctx, due)
+		if ctx.Err() != nil {
+			return
+		}
+		p.dispatch(ctx, due)
+	}
+}
+
+func (p *pacer) dispatch(ctx context.Context, due time.Time) {
+	now := time.Now()
+	select {
+	case p.slots <- struct{}{}:
+	default:
+		p.rec.record(due, 0, OutcomeDropped)
+		return
+	}
+	if now.Sub(due) > p.lateAfter {
+		p.rec.late(due)
+	}
+	p.wg.Add(1)
+	p.rec.inflight.Add(1)
+	go p.fire(ctx, due)
+}
+
+func (p *pacer) fire(ctx context.Context, due time.Time) {
+	defer p.wg.Done()
+	o, ok := p.target.Hit(ctx)
+	p.rec.inflight.Add(-1)
+	<-p.slots
+	if ok {
+		end := time.Now()
+		p.rec.record(end, end.Sub(due), o)
+	}
+}
+
+func (p *pacer) wait() { p.wg.Wait() }

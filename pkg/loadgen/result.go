@@ -1,0 +1,119 @@
+package loadgen
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"time"
+)
+
+// SchemaVersion names the JSON layout; docs/loadctl-json.md documents it.
+// Bump it on any change a reader could trip over.
+const SchemaVersion = "loadctl.sweep/v1"
+
+// Result is a whole sweep: what was asked, what each step measured, the
+// knee and the run totals.
+type Result struct {
+	Schema      string            `json:"schema"`
+	Settings    Settings          `json:"settings"`
+	Started     time.Time         `json:"started"`
+	Finished    time.Time         `json:"finished"`
+	Interrupted bool              `json:"interrupted"` // cancelled before the last step ended
+	Steps       []StepResult      `json:"steps"`
+	Knee        *Knee             `json:"knee"` // null: no plateau seen
+	Total       Summary           `json:"total"`
+	Thresholds  []ThresholdResult `json:"thresholds"`
+}
+
+// Settings records the sweep's inputs. Header values are left out: they
+// often carry credentials.
+type Settings struct {
+	Model            Model    `json:"model"`
+	Steps            []Step   `json:"steps"`
+	StepSeconds      float64  `json:"step_seconds"`
+	WarmupSeconds    float64  `json:"warmup_seconds"`
+	MaxInFlight      int      `json:"max_in_flight,omitempty"`
+	LateAfterSeconds float64  `json:"late_after_seconds,omitempty"`
+	StopAtKnee       bool     `json:"stop_at_knee"`
+	URLs             []string `json:"urls"`
+	Method           string   `json:"method"`
+	HeaderNames      []string `json:"header_names"`
+	ContentType      string   `json:"content_type,omitempty"`
+	BodyBytes        int      `json:"body_bytes"`
+	Body             string   `json:"body,omitempty"` // JSON bodies only, not uploads
+	ExpectStatus     []int    `json:"expect_status"`
+	Checks           []string `json:"checks"`
+	TimeoutSeconds   float64  `json:"timeout_seconds"`
+	Exporter         string   `json:"exporter,omitempty"`
+}
+
+// StepResult is one step's load and figures.
+type StepResult struct {
+	Index    int         `json:"index"` // 0-based
+	Load     Step        `json:"load"`
+	Started  time.Time   `json:"started"`
+	Figures  Summary     `json:"figures"`
+	Exporter *Comparison `json:"exporter,omitempty"`
+}
+
+// Comparison sets a step against the capacity model read from the
+// exporter at the end of the step.
+type Comparison struct {
+	Ceiling    float64     `json:"ceiling_per_second"`
+	Ratio      float64     `json:"measured_over_ceiling"`
+	Bottleneck string      `json:"bottleneck"`
+	Effective  int         `json:"effective_concurrency"`
+	Prediction *Prediction `json:"prediction,omitempty"` // closed loop with a known service time
+	Error      string      `json:"error,omitempty"`      // the scrape failed; other fields are empty
+}
+
+// Prediction is capacity.PredictClosedLoop for the step's VUs.
+type Prediction struct {
+	Throughput         float64 `json:"throughput_per_second"`
+	MeanLatencySeconds float64 `json:"mean_latency_seconds"`
+	QueueWait          int     `json:"queue_wait"`
+}
+
+// Knee is the lowest step already on the plateau; its throughput is the
+// measured ceiling.
+type Knee struct {
+	Index           int     `json:"index"`
+	Load            Step    `json:"load"`
+	MeasuredCeiling float64 `json:"measured_ceiling_per_second"`
+}
+
+// Label names a step's load for tables and charts.
+func (s Step) Label() string {
+	if s.VUs > 0 {
+		return fmt.Sprintf("%d VU", s.VUs)
+	}
+	return fmt.Sprintf("%g/s", s.Rate)
+}
+
+// KneePoints turns steps into the knee finder's input.
+func KneePoints(steps []StepResult) []KneePoint {
+	pts := make([]KneePoint, len(steps))
+	for i, s := range steps {
+		pts[i] = KneePoint{Throughput: s.Figures.Throughput, Latency: s.Figures.Latency.P50}
+	}
+	return pts
+}
+
+// WriteJSON writes r as indented JSON.
+func WriteJSON(w io.Writer, r *Result) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(r)
+}
+
+// ReadJSON reads a result and rejects other schema versions.
+func ReadJSON(rd io.Reader) (*Result, error) {
+	var r Result
+	if err := json.NewDecoder(rd).Decode(&r); err != nil {
+		return nil, fmt.Errorf("sweep result: %w", err)
+	}
+	if r.Schema != SchemaVersion {
+		return nil, fmt.Errorf("sweep result: schema %q, want %q", r.Schema, SchemaVersion)
+	}
+	return &r, nil
+}

@@ -1,0 +1,120 @@
+package loadgen
+
+import (
+	"time"
+
+	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
+)
+
+// Latencies are recorded in microseconds from 1 µs to one hour with three
+// significant digits: 0.1 % resolution at any scale.
+const (
+	histMin    = 1
+	histMax    = int64(time.Hour / time.Microsecond)
+	histDigits = 3
+)
+
+func newHist() *hdrhistogram.Histogram { return hdrhistogram.New(histMin, histMax, histDigits) }
+
+// stepStats accumulates one step's measured window. It is not safe for
+// concurrent use; the recorder serialises access.
+type stepStats struct {
+	passing  *hdrhistogram.Histogram // latency of passing requests
+	all      *hdrhistogram.Histogram // latency of every completed request
+	counts   [numOutcomes]int64
+	late     int64
+	inflight float64 // sum of in-flight samples
+	samples  int64
+}
+
+func newStepStats() *stepStats {
+	return &stepStats{passing: newHist(), all: newHist()}
+}
+
+func (s *stepStats) add(lat time.Duration, o Outcome) {
+	s.counts[o]++
+	if o == OutcomeDropped {
+		return // never sent: it has no latency
+	}
+	us := min(max(lat.Microseconds(), histMin), histMax)
+	s.all.RecordValue(us)
+	if o == OutcomePass {
+		s.passing.RecordValue(us)
+	}
+}
+
+// merge adds o into s, for run totals.
+func (s *stepStats) merge(o *stepStats) {
+	s.passing.Merge(o.passing)
+	s.all.Merge(o.all)
+	for i := range s.counts {
+		s.counts[i] += o.counts[i]
+	}
+	s.late += o.late
+	s.inflight += o.inflight
+	s.samples += o.samples
+}
+
+// Summary is the figures of one step or of the whole run, in report
+// order. Times are seconds so the JSON needs no Go duration parsing.
+type Summary struct {
+	WindowSeconds float64          `json:"window_seconds"`
+	Requests      int64            `json:"requests"` // completed in the window, plus dropped starts
+	Passed        int64            `json:"passed"`
+	PassRate      float64          `json:"pass_rate"`
+	ErrorRate     float64          `json:"error_rate"`
+	Errors        map[string]int64 `json:"errors"`                // by kind: status, timeout, connection, check, dropped
+	Throughput    float64          `json:"throughput_per_second"` // passing requests per second
+	Latency       Latency          `json:"latency"`               // passing requests only: fast failures must not look fast
+	LatencyAll    Latency          `json:"latency_all"`           // every completed request
+	MeanInFlight  float64          `json:"mean_in_flight"`
+	Late          int64            `json:"late_starts"` // open loop: started later than LateAfter
+}
+
+// Latency is a percentile summary in seconds.
+type Latency struct {
+	Count int64   `json:"count"`
+	P50   float64 `json:"p50_seconds"`
+	P90   float64 `json:"p90_seconds"`
+	P95   float64 `json:"p95_seconds"`
+	P99   float64 `json:"p99_seconds"`
+	Mean  float64 `json:"mean_seconds"`
+	Max   float64 `json:"max_seconds"`
+}
+
+func latencyOf(h *hdrhistogram.Histogram) Latency {
+	if h.TotalCount() == 0 {
+		return Latency{}
+	}
+	sec := func(us float64) float64 { return us / 1e6 }
+	q := func(p float64) float64 { return sec(float64(h.ValueAtQuantile(p))) }
+	return Latency{
+		Count: h.TotalCount(),
+		P50:   q(50), P90: q(90), P95: q(95), P99: q(99),
+		Mean: sec(h.Mean()),
+		Max:  sec(float64(h.Max())),
+	}
+}
+
+func (s *stepStats) summary(window time.Duration) Summary {
+	sum := Summary{WindowSeconds: window.Seconds(), Passed: s.counts[OutcomePass], Errors: map[string]int64{}, Late: s.late}
+	for _, c := range s.counts {
+		sum.Requests += c
+	}
+	for _, k := range ErrorKinds() {
+		sum.Errors[k.String()] = s.counts[k]
+	}
+	if sum.Requests > 0 {
+		sum.PassRate = float64(sum.Passed) / float64(sum.Requests)
+		sum.ErrorRate = 1 - sum.PassRate
+	}
+	if window > 0 {
+		sum.Throughput = float64(sum.Passed) / window.Seconds()
+	}
+	if s.samples > 0 {
+		sum.MeanInFlight = s.inflight / float64(s.samples)
+	}
+	sum.Latency = latencyOf(s.passing)
+	sum.LatencyAll = latencyOf(s.all)
+	return sum
+}
