@@ -1,0 +1,111 @@
+package dockerstats
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// The lab's shapes on a real dockerd: roles, settings, pairing through
+// broker ports and a probe, and a worker left without a runner.
+func TestIntegrationDiscoverAndPair(t *testing.T) {
+	h := newLabHarness(t, "exec /bin/sleep 300")
+	h.start("main", []string{labNode, labN8n, "start"}, withSecrets("N8N_PORT=5678", "N8N_RUNNERS_BROKER_PORT=5679"), 0)
+	h.start("worker-1", []string{labNode, labN8n, "worker", "--concurrency=7"}, withSecrets("N8N_RUNNERS_BROKER_PORT=5689", "QUEUE_HEALTH_CHECK_PORT=5688"), 0)
+	h.start("worker-2", []string{labNode, labN8n, "worker", "--concurrency", "15"}, withSecrets("N8N_RUNNERS_BROKER_PORT=5699", "N8N_CONCURRENCY_PRODUCTION_LIMIT=-1"), 0)
+	h.start("worker-3", []string{labNode, labN8n, "worker"}, withSecrets("N8N_RUNNERS_BROKER_PORT=5709", "N8N_CONCURRENCY_PRODUCTION_LIMIT=4"), 0)
+	runner := []string{"/bin/sh", "/opt/lab/runner-loop.sh", labRunner}
+	h.start("runner-1-1", runner, withSecrets("N8N_RUNNERS_TASK_BROKER_URI=http://127.0.0.1:5689", "N8N_RUNNERS_MAX_CONCURRENCY=3"), 0)
+	h.start("runner-1-2", runner, withSecrets("N8N_RUNNERS_TASK_BROKER_URI=http://127.0.0.1:5689", "N8N_RUNNERS_MAX_CONCURRENCY=2"), 0)
+	h.start("runner-2-1", runner, withSecrets("N8N_RUNNERS_TASK_BROKER_URI=http://127.0.0.1:5711"), 0)
+	h.start("probe-1", []string{"/opt/bin/exporter"}, []string{"EXPORTER_DISCOVERY=false", "PROBE_LISTEN=127.0.0.1:5711", "PROBE_UPSTREAM=http://127.0.0.1:5699", "PROBE_NAME=runner-2"}, 0)
+	h.start("not-n8n", []string{"/bin/sleep", "300"}, withSecrets(), 0)
+
+	cs := h.discover(8)
+	if len(cs) != 8 {
+		t.Fatalf("discovered %d n8n containers, want 8: %+v", len(cs), cs)
+	}
+	top := Pair(cs)
+	if len(top.Workers) != 3 || len(top.Mains) != 1 || len(top.Probes) != 1 || len(top.Unpaired) != 0 {
+		t.Fatalf("topology %+v", top)
+	}
+	want := map[string]struct{ conc, capacity int }{
+		h.name("worker-1"): {7, 5}, h.name("worker-2"): {15, 10}, h.name("worker-3"): {4, 0},
+	}
+	for _, w := range top.Workers {
+		capacity := 0
+		for _, r := range w.Runners {
+			capacity += r.Runner.RunnerLimit
+		}
+		if got := want[w.Worker.Name]; got.conc != w.Worker.Concurrency || got.capacity != capacity {
+			t.Errorf("%s: concurrency %d capacity %d, want %+v", w.Worker.Name, w.Worker.Concurrency, capacity, got)
+		}
+	}
+	if via := top.Workers[1].Runners[0].Via; !strings.HasPrefix(via, "probe "+h.name("probe-1")) {
+		t.Errorf("worker-2's runner via %q, want through the probe", via)
+	}
+}
+
+// Working set from the cgroup files matches the API's one-shot stats, file
+// cache is subtracted, and the limit and an OOM kill are seen.
+func TestIntegrationMemory(t *testing.T) {
+	// Writing /tmp/fill puts 16 MB in the page cache; tail buffers 96 MB of zeros and is
+	// OOM-killed under a 48 MiB limit while the stand-in lives on.
+	h := newLabHarness(t, `if [ "$1" = worker ]; then head -c 96000000 /dev/zero | tail >/dev/null; fi; head -c 16000000 /dev/zero >/tmp/fill; exec /bin/sleep 300`)
+	h.start("runner", []string{"/bin/sh", "/opt/lab/runner-loop.sh", labRunner}, withSecrets(), 256<<20)
+	h.start("worker", []string{labNode, labN8n, "worker"}, withSecrets(), 48<<20)
+	cs := h.discover(2)
+	if len(cs) != 2 {
+		t.Fatalf("discovered %d", len(cs))
+	}
+	r := NewCgroupReader("/sys/fs/cgroup")
+	for _, c := range cs {
+		waitSettled(t, r, c)
+	}
+	api, errs := h.client.StatsMemory(context.Background(), cs)
+	for i, c := range cs {
+		cg, err := r.Read(c)
+		if err != nil || errs[i] != nil {
+			t.Fatalf("%s: cgroup err %v, api err %v", c.Name, err, errs[i])
+		}
+		if !within(cg.WorkingSet, api[i].WorkingSet, 0.05, 256<<10) {
+			t.Errorf("%s: cgroup working set %d vs API %d", c.Name, cg.WorkingSet, api[i].WorkingSet)
+		}
+		if cg.Limit != uint64(c.MemoryLimit) || api[i].Limit != cg.Limit {
+			t.Errorf("%s: limit cgroup %d api %d inspect %d", c.Name, cg.Limit, api[i].Limit, c.MemoryLimit)
+		}
+		if cg.WorkingSet >= cg.Usage {
+			t.Errorf("%s: page cache not subtracted: working set %d usage %d", c.Name, cg.WorkingSet, cg.Usage)
+		}
+		if oom := c.Role == RoleWorker; oom != (cg.OOMKills > 0) {
+			t.Errorf("%s: OOM kills %d", c.Name, cg.OOMKills)
+		}
+	}
+}
+
+func within(a, b uint64, frac float64, abs uint64) bool {
+	d := max(a, b) - min(a, b)
+	return d <= abs || float64(d) <= frac*float64(max(a, b))
+}
+
+// waitSettled waits (at most 30 s) until the stand-in's startup work is
+// over: only the sleep is left (pids.current is 1, on cgroup v1) and usage
+// stops moving between two reads half a second apart.
+func waitSettled(t *testing.T, r CgroupReader, c Container) {
+	t.Helper()
+	prev := Memory{}
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(500 * time.Millisecond) {
+		m, err := r.Read(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pids, _ := readUint(filepath.Join(r.Root, "pids/docker", c.ID, "pids.current"))
+		if m.Usage == prev.Usage && m.Usage > 0 && pids <= 1 {
+			return
+		}
+		prev = m
+	}
+	t.Logf("%s: usage still moving after 30 s", c.Name)
+}
