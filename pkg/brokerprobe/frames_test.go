@@ -1,0 +1,156 @@
+package brokerprobe
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"io"
+	"math/rand/v2"
+	"runtime"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gorilla/websocket"
+)
+
+func TestBinaryFrameByteIdentical(t *testing.T) {
+	r := newRig(t)
+	runner, broker := r.connect(t, "r")
+	payload := make([]byte, 100<<10) // crosses the 4 KiB prefix
+	rng := rand.NewChaCha8([32]byte{1})
+	_, _ = rng.Read(payload)
+	for _, dir := range [][2]*websocket.Conn{{runner, broker}, {broker, runner}} {
+		if err := dir[0].WriteMessage(websocket.BinaryMessage, payload); err != nil {
+			t.Fatal(err)
+		}
+		expectMessage(t, dir[1], websocket.BinaryMessage, payload)
+	}
+	// Random bytes are no task-runner message: counted, not dropped.
+	if got := r.probe.tally.parseErrors.Load(); got != 2 {
+		t.Fatalf("parse errors = %d, want 2", got)
+	}
+}
+
+func TestMalformedJSONForwardedAndCounted(t *testing.T) {
+	r := newRig(t)
+	runner, broker := r.connect(t, "r")
+	bad := []string{
+		`{"type":"runner:taskaccepted","taskId":`,
+		`not json at all`,
+		`{"taskId":"t1"}`,
+		`["runner:taskaccepted"]`,
+		`{"type":"runner:taskaccepted","taskId":"t2"} {"x":1}`,
+		`{"type":7,"taskId":"t3"}`,
+		``,
+	}
+	for _, m := range bad {
+		relayText(t, runner, broker, m)
+	}
+	if got := r.probe.tally.parseErrors.Load(); got != uint64(len(bad)) {
+		t.Fatalf("parse errors = %d, want %d", got, len(bad))
+	}
+	assertStats(t, r.probe, 0, 0, 0) // none of them moved the state
+	// The connection still works afterwards.
+	relayText(t, runner, broker, `{"type":"runner:taskaccepted","taskId":"t4"}`)
+	assertStats(t, r.probe, 1, 0, 1)
+}
+
+// TestLargeFrameBoundedHeap relays a 300 MiB frame and checks the heap of
+// this process (sender, probe and receiver together) stays within 64 MiB
+// of its baseline while it streams.
+func TestLargeFrameBoundedHeap(t *testing.T) {
+	if testing.Short() {
+		t.Skip("300 MiB relay skipped in -short mode")
+	}
+	const size = 300 << 20
+	r := newRig(t)
+	runner, broker := r.connect(t, "r")
+
+	runtime.GC()
+	base := heapInUse()
+	stop := make(chan struct{})
+	var peak uint64
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() { defer wg.Done(); peak = samplePeakHeap(stop) }()
+
+	sent := make(chan [32]byte, 1)
+	go func() { sent <- writeLargeFrame(t, broker, size) }()
+	got, n := readLargeFrame(t, runner)
+	close(stop)
+	wg.Wait()
+
+	if want := <-sent; n != size || got != want {
+		t.Fatalf("received %d bytes, hash match %v; want %d identical bytes", n, got == want, size)
+	}
+	if grow := int64(peak) - int64(base); grow > 64<<20 {
+		t.Fatalf("heap grew %d MiB while relaying, want < 64 MiB", grow>>20)
+	}
+	t.Logf("heap baseline %d MiB, peak %d MiB", base>>20, peak>>20)
+	if s := r.probe.tally.parseErrors.Load(); s != 0 {
+		t.Fatalf("the large frame's prefix did not parse (%d errors)", s)
+	}
+}
+
+func heapInUse() uint64 {
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return m.HeapInuse
+}
+
+func samplePeakHeap(stop chan struct{}) uint64 {
+	var peak uint64
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		peak = max(peak, heapInUse())
+		select {
+		case <-stop:
+			return peak
+		case <-tick.C:
+		}
+	}
+}
+
+// writeLargeFrame streams a broker:taskdataresponse of size bytes in 64 KiB
+// writes and returns its SHA-256.
+func writeLargeFrame(t *testing.T, c *websocket.Conn, size int) [32]byte {
+	h := sha256.New()
+	w, err := c.NextWriter(websocket.TextMessage)
+	if err != nil {
+		t.Error(err)
+		return [32]byte{}
+	}
+	out := io.MultiWriter(w, h)
+	head := []byte(`{"type":"broker:taskdataresponse","taskId":"t1","requestId":"q1","data":"`)
+	_, _ = out.Write(head)
+	chunk := bytes.Repeat([]byte("A"), 64<<10)
+	left := size - len(head) - 2
+	for left > 0 {
+		n := min(left, len(chunk))
+		if _, err := out.Write(chunk[:n]); err != nil {
+			t.Error(err)
+			return [32]byte{}
+		}
+		left -= n
+	}
+	_, _ = out.Write([]byte(`"}`))
+	if err := w.Close(); err != nil {
+		t.Error(err)
+	}
+	return [32]byte(h.Sum(nil))
+}
+
+func readLargeFrame(t *testing.T, c *websocket.Conn) ([32]byte, int64) {
+	_ = c.SetReadDeadline(time.Now().Add(2 * time.Minute))
+	_, rd, err := c.NextReader()
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := sha256.New()
+	n, err := io.CopyBuffer(h, rd, make([]byte, 64<<10))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return [32]byte(h.Sum(nil)), n
+}

@@ -1,0 +1,185 @@
+package brokerprobe
+
+import (
+	"io"
+	"net/http"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gorilla/websocket"
+	"github.com/prometheus/client_golang/prometheus/testutil"
+	"github.com/prometheus/common/expfmt"
+)
+
+func TestHTTPSurfacePassesThrough(t *testing.T) {
+	r := newRig(t)
+	cases := []struct {
+		name, method, path, body string
+		status                   int
+		wantBody                 string
+	}{
+		{"healthz", "GET", "/healthz", "", 200, `{"status":"ok"}`},
+		{"auth ok", "POST", "/runners/auth", `{"token":"` + authToken + `"}`, 200, `{"data":{"token":"` + grant + `"}}`},
+		{"auth refused", "POST", "/runners/auth", `{"token":"wrong"}`, 403, `{"code":403,"message":"Unauthorized"}`},
+		{"other path", "PUT", "/some/where?x=1&y=2", "payload", http.StatusTeapot, "payload"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			req, _ := http.NewRequest(c.method, r.front.URL+c.path, strings.NewReader(c.body))
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer resp.Body.Close()
+			body, _ := io.ReadAll(resp.Body)
+			if resp.StatusCode != c.status || string(body) != c.wantBody {
+				t.Fatalf("got %d %q, want %d %q", resp.StatusCode, body, c.status, c.wantBody)
+			}
+			if c.status == http.StatusTeapot && resp.Header.Get("X-Seen") != c.method+" "+c.path {
+				t.Fatalf("broker saw %q", resp.Header.Get("X-Seen"))
+			}
+		})
+	}
+}
+
+// The upgrade carries the runner's query and Authorization to the broker,
+// and a refused grant reaches the runner with the broker's status and body.
+func TestUpgradePassesQueryAndAuthorization(t *testing.T) {
+	r := newRig(t)
+	r.connect(t, "abc123")
+	r.broker.mu.Lock()
+	auth, uri := r.broker.lastAuth, r.broker.lastURI
+	r.broker.mu.Unlock()
+	if auth != "Bearer "+grant || uri != "/runners/_ws?id=abc123" {
+		t.Fatalf("broker saw auth %q uri %q", auth, uri)
+	}
+
+	h := http.Header{"Authorization": {"Bearer expired-grant"}}
+	_, resp, err := websocket.DefaultDialer.Dial(r.wsURL("x"), h)
+	if err == nil {
+		t.Fatal("upgrade with a bad grant succeeded")
+	}
+	body, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != 403 || string(body) != `{"code":403,"message":"Unauthorized"}` {
+		t.Fatalf("got %d %q", resp.StatusCode, body)
+	}
+}
+
+func TestUnreachableBrokerGives502(t *testing.T) {
+	r := newRig(t)
+	r.broker.srv.Close()
+	resp, err := http.Get(r.front.URL + "/healthz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusBadGateway {
+		t.Fatalf("healthz via dead broker: %d", resp.StatusCode)
+	}
+	_, resp, err = websocket.DefaultDialer.Dial(r.wsURL("x"), http.Header{"Authorization": {"Bearer " + grant}})
+	if err == nil || resp == nil || resp.StatusCode != http.StatusBadGateway {
+		t.Fatalf("ws via dead broker: err %v resp %v", err, resp)
+	}
+}
+
+// Tokens pass through the probe but never reach its logs or metrics.
+func TestNoSecretsInLogsOrMetrics(t *testing.T) {
+	r := newRig(t)
+	resp, err := http.Post(r.front.URL+"/runners/auth", "application/json", strings.NewReader(`{"token":"`+authToken+`"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	runner, broker := r.connect(t, "r")
+	relayText(t, broker, runner, `{"type":"broker:tasksettings","taskId":"t","settings":{"token":"`+authToken+`"}}`)
+	runner.NetConn().Close()
+	_, _, _ = websocket.DefaultDialer.Dial(r.wsURL("x"), http.Header{"Authorization": {"Bearer " + authToken}})
+	waitFor(t, "disconnect logged", func() bool { return strings.Contains(r.logs.String(), "runner disconnected") })
+
+	metrics, err := testutil.CollectAndFormat(r.probe, expfmt.TypeTextPlain)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, out := range []string{r.logs.String(), string(metrics)} {
+		for _, secret := range []string{authToken, grant} {
+			if strings.Contains(out, secret) {
+				t.Fatalf("secret %q leaked into:\n%s", secret, out)
+			}
+		}
+	}
+	if !strings.Contains(r.logs.String(), "status=403") {
+		t.Fatalf("refused upgrade not logged:\n%s", r.logs.String())
+	}
+}
+
+// TestManyConnectionsNoGoroutineLeak opens 200 relayed connections at
+// once, uses and closes them, and checks every goroutine is gone.
+func TestManyConnectionsNoGoroutineLeak(t *testing.T) {
+	r := newRig(t)
+	go echoBrokerConns(r.broker)
+	// Warm up one connection so lazily started goroutines (keep-alive
+	// pools) are in the baseline.
+	useConnection(t, r, "warm")
+	waitFor(t, "warm-up closed", func() bool { return len(r.probe.Connections()) == 0 })
+	base := numGoroutines()
+
+	const n = 200
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		go func() { defer wg.Done(); useConnection(t, r, "c"+string(rune('a'+i%26))) }()
+	}
+	wg.Wait()
+	waitFor(t, "all connections closed", func() bool { return len(r.probe.Connections()) == 0 })
+	waitFor(t, "goroutines back to baseline", func() bool { return numGoroutines() <= base })
+	if got := r.probe.tally.frames[toBroker].Load(); got != n+1 {
+		t.Fatalf("frames to broker = %d, want %d", got, n+1)
+	}
+}
+
+func numGoroutines() int { return runtime.NumGoroutine() }
+
+// echoBrokerConns echoes every message on every broker-side connection
+// until it closes; gorilla answers the close.
+func echoBrokerConns(b *fakeBroker) {
+	for c := range b.conns {
+		go func() {
+			defer c.Close()
+			for {
+				mt, msg, err := c.ReadMessage()
+				if err != nil {
+					return
+				}
+				if c.WriteMessage(mt, msg) != nil {
+					return
+				}
+			}
+		}()
+	}
+}
+
+func useConnection(t *testing.T, r *rig, id string) {
+	c, _, err := websocket.DefaultDialer.Dial(r.wsURL(id), http.Header{"Authorization": {"Bearer " + grant}})
+	if err != nil {
+		t.Error(err)
+		return
+	}
+	defer c.Close()
+	msg := `{"type":"runner:info","name":"` + id + `","types":["javascript"]}`
+	if err := c.WriteMessage(websocket.TextMessage, []byte(msg)); err != nil {
+		t.Error(err)
+		return
+	}
+	_ = c.SetReadDeadline(time.Now().Add(10 * time.Second))
+	if _, got, err := c.ReadMessage(); err != nil || string(got) != msg {
+		t.Errorf("echo: %q %v", got, err)
+		return
+	}
+	_ = c.WriteMessage(websocket.CloseMessage, websocket.FormatCloseMessage(websocket.CloseNormalClosure, "done"))
+	if _, _, err := c.ReadMessage(); !websocket.IsCloseError(err, websocket.CloseNormalClosure) {
+		t.Errorf("close reply: %v", err)
+	}
+}
