@@ -1,0 +1,51 @@
+package loadgen
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestResultJSONRoundTrip(t *testing.T) {
+	srv := delayServer(t, 20*time.Millisecond)
+	tgt := okTarget(srv.URL)
+	tgt.Header = map[string][]string{"Authorization": {"Bearer s3cret-token"}}
+	res := runSweep(t, &Sweep{
+		Plan:   Plan{Model: Open, Steps: OpenSteps([]float64{20, 40}), Step: 400 * time.Millisecond, MaxInFlight: 10},
+		Target: tgt,
+	})
+	th, _ := ParseThreshold("fail_rate<0.05")
+	res.Thresholds = append(res.Thresholds, th.Check(res.Total))
+	var first bytes.Buffer
+	if err := WriteJSON(&first, res); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(first.String(), "s3cret") {
+		t.Fatal("a header value reached the JSON")
+	}
+	back, err := ReadJSON(bytes.NewReader(first.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var second bytes.Buffer
+	WriteJSON(&second, back)
+	if first.String() != second.String() {
+		t.Errorf("round trip changed the document:\n%s\nvs\n%s", first.String(), second.String())
+	}
+	if back.Schema != SchemaVersion || len(back.Steps) != 2 || back.Steps[1].Load.Rate != 40 ||
+		back.Settings.HeaderNames[0] != "Authorization" || back.Steps[0].Figures.Passed == 0 || !back.Thresholds[0].Passed {
+		t.Errorf("decoded %+v", back)
+	}
+}
+
+func TestReadJSONRejectsOtherSchema(t *testing.T) {
+	doc, _ := json.Marshal(map[string]any{"schema": "loadctl.sweep/v0", "steps": []any{}})
+	if _, err := ReadJSON(bytes.NewReader(doc)); err == nil || !strings.Contains(err.Error(), "schema") {
+		t.Errorf("err = %v", err)
+	}
+	if _, err := ReadJSON(strings.NewReader("{")); err == nil {
+		t.Error("truncated JSON accepted")
+	}
+}

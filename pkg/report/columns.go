@@ -1,0 +1,121 @@
+package report
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/loadgen"
+)
+
+// column is one field of a step row, shared by the table, CSV and HTML so
+// the three never disagree on order or meaning.
+type column struct {
+	name  string // CSV header
+	title string // table header
+	text  func(r row) string
+	raw   func(r row) string // CSV value; nil means text
+	// csvOnly columns carry numbers the table already shows as a label.
+	csvOnly bool
+}
+
+type row struct {
+	s    loadgen.StepResult
+	knee bool
+}
+
+func pct(v float64) string    { return fmt.Sprintf("%.1f%%", 100*v) }
+func num(v float64) string    { return strconv.FormatFloat(v, 'f', -1, 64) }
+func fixed2(v float64) string { return fmt.Sprintf("%.2f", v) }
+func count(v int64) string    { return strconv.FormatInt(v, 10) }
+func secs(v float64) string   { return loadgen.FormatSeconds(v) }
+func errKind(k string) func(row) string {
+	return func(r row) string { return count(r.s.Figures.Errors[k]) }
+}
+
+var stepColumns = []column{
+	{"step", "step", func(r row) string { return strconv.Itoa(r.s.Index + 1) }, nil, false},
+	{"load", "load", func(r row) string { return r.s.Load.Label() }, nil, false},
+	{"vus", "", func(r row) string { return strconv.Itoa(r.s.Load.VUs) }, nil, true},
+	{"rate_per_second", "", func(r row) string { return num(r.s.Load.Rate) }, nil, true},
+	{"pass_rate", "pass", func(r row) string { return pct(r.s.Figures.PassRate) }, func(r row) string { return num(r.s.Figures.PassRate) }, false},
+	{"error_rate", "errors", func(r row) string { return pct(r.s.Figures.ErrorRate) }, func(r row) string { return num(r.s.Figures.ErrorRate) }, false},
+	{"errors_status", "status", errKind("status"), nil, false},
+	{"errors_timeout", "timeout", errKind("timeout"), nil, false},
+	{"errors_connection", "conn", errKind("connection"), nil, false},
+	{"errors_check", "check", errKind("check"), nil, false},
+	{"errors_dropped", "dropped", errKind("dropped"), nil, false},
+	{"throughput_per_second", "req/s", func(r row) string { return fixed2(r.s.Figures.Throughput) }, func(r row) string { return num(r.s.Figures.Throughput) }, false},
+	{"p50_seconds", "p50", func(r row) string { return secs(r.s.Figures.Latency.P50) }, func(r row) string { return num(r.s.Figures.Latency.P50) }, false},
+	{"p90_seconds", "p90", func(r row) string { return secs(r.s.Figures.Latency.P90) }, func(r row) string { return num(r.s.Figures.Latency.P90) }, false},
+	{"p95_seconds", "p95", func(r row) string { return secs(r.s.Figures.Latency.P95) }, func(r row) string { return num(r.s.Figures.Latency.P95) }, false},
+	{"p99_seconds", "p99", func(r row) string { return secs(r.s.Figures.Latency.P99) }, func(r row) string { return num(r.s.Figures.Latency.P99) }, false},
+	{"mean_in_flight", "in flight", func(r row) string { return fmt.Sprintf("%.1f", r.s.Figures.MeanInFlight) }, func(r row) string { return num(r.s.Figures.MeanInFlight) }, false},
+	{"requests", "requests", func(r row) string { return count(r.s.Figures.Requests) }, nil, false},
+	{"knee", "knee", func(r row) string { return kneeMark(r.knee) }, func(r row) string { return strconv.FormatBool(r.knee) }, false},
+}
+
+// exporterColumns appear when the sweep had an exporter.
+var exporterColumns = []column{
+	{"ceiling_per_second", "ceiling", cmp(func(c *loadgen.Comparison) string { return fixed2(c.Ceiling) }), cmp(func(c *loadgen.Comparison) string { return num(c.Ceiling) }), false},
+	{"measured_over_ceiling", "÷ceiling", cmp(func(c *loadgen.Comparison) string { return pct(c.Ratio) }), cmp(func(c *loadgen.Comparison) string { return num(c.Ratio) }), false},
+	{"bottleneck", "bottleneck", cmp(func(c *loadgen.Comparison) string { return c.Bottleneck }), nil, false},
+	{"predicted_throughput_per_second", "pred req/s", pred(func(p *loadgen.Prediction) string { return fixed2(p.Throughput) }), pred(func(p *loadgen.Prediction) string { return num(p.Throughput) }), false},
+	{"predicted_mean_latency_seconds", "pred mean", pred(func(p *loadgen.Prediction) string { return secs(p.MeanLatencySeconds) }), pred(func(p *loadgen.Prediction) string { return num(p.MeanLatencySeconds) }), false},
+	{"predicted_queue_wait", "pred queue", pred(func(p *loadgen.Prediction) string { return strconv.Itoa(p.QueueWait) }), nil, false},
+	{"exporter_error", "exporter", cmpErr, nil, false},
+}
+
+func kneeMark(k bool) string {
+	if k {
+		return "◀ knee"
+	}
+	return ""
+}
+
+func cmp(f func(*loadgen.Comparison) string) func(row) string {
+	return func(r row) string {
+		if c := r.s.Exporter; c != nil && c.Error == "" {
+			return f(c)
+		}
+		return ""
+	}
+}
+
+func pred(f func(*loadgen.Prediction) string) func(row) string {
+	return cmp(func(c *loadgen.Comparison) string {
+		if c.Prediction == nil {
+			return ""
+		}
+		return f(c.Prediction)
+	})
+}
+
+func cmpErr(r row) string {
+	if c := r.s.Exporter; c != nil {
+		return c.Error
+	}
+	return ""
+}
+
+// columnsFor picks the columns a result needs.
+func columnsFor(res *loadgen.Result, csv bool) []column {
+	all := stepColumns
+	if res.Settings.Exporter != "" {
+		all = append(append([]column{}, stepColumns...), exporterColumns...)
+	}
+	var out []column
+	for _, c := range all {
+		if csv || !c.csvOnly {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+func rows(res *loadgen.Result) []row {
+	out := make([]row, len(res.Steps))
+	for i, s := range res.Steps {
+		out[i] = row{s: s, knee: res.Knee != nil && res.Knee.Index == i}
+	}
+	return out
+}

@@ -1,0 +1,100 @@
+package report
+
+import (
+	"html/template"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/loadgen"
+)
+
+// HTML writes one self-contained page: styles and SVG charts are inline and
+// nothing is fetched, so the file can be mailed or archived as is.
+func HTML(w io.Writer, res *loadgen.Result) error {
+	cols := columnsFor(res, false)
+	page := htmlPage{
+		Res:      res,
+		KneeLine: KneeLine(res),
+		Charts: []template.HTML{
+			template.HTML(throughputChart(res).svg()), // #nosec: built from escaped parts
+			template.HTML(latencyChart(res).svg()),
+			template.HTML(errorChart(res).svg()),
+		},
+		Plan: planLine(res),
+	}
+	for _, c := range cols {
+		page.Head = append(page.Head, c.title)
+	}
+	for _, r := range rows(res) {
+		cells := make([]string, len(cols))
+		for i, c := range cols {
+			cells[i] = c.text(r)
+		}
+		page.Rows = append(page.Rows, htmlRow{Knee: r.knee, Cells: cells})
+	}
+	return pageTmpl.Execute(w, page)
+}
+
+type htmlPage struct {
+	Res      *loadgen.Result
+	KneeLine string
+	Plan     string
+	Charts   []template.HTML
+	Head     []string
+	Rows     []htmlRow
+}
+
+type htmlRow struct {
+	Knee  bool
+	Cells []string
+}
+
+func planLine(res *loadgen.Result) string {
+	s := res.Settings
+	loads := make([]string, len(s.Steps))
+	for i, st := range s.Steps {
+		loads[i] = st.Label()
+	}
+	d := func(sec float64) string { return time.Duration(sec * float64(time.Second)).String() }
+	return string(s.Model) + " loop · steps " + strings.Join(loads, ", ") + " · " + d(s.StepSeconds) + " each after " + d(s.WarmupSeconds) + " warm-up"
+}
+
+var pageTmpl = template.Must(template.New("report").Funcs(template.FuncMap{"mul100": func(v float64) float64 { return 100 * v }}).Parse(`<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>loadctl sweep report</title>
+<style>
+body{font:15px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:24px auto;max-width:1100px;color:#222;padding:0 16px}
+h1{font-size:22px;margin:0 0 4px}h2{font-size:17px;margin:28px 0 8px}
+.sub{color:#555;margin:0 0 14px}.knee{font-size:17px;font-weight:600;background:#fff4e5;border-left:4px solid #e07b00;padding:8px 12px}
+.warn{background:#fdecea;border-left:4px solid #c62828;padding:8px 12px}
+.chart{width:100%;height:auto;display:block;margin:8px 0 18px;border:1px solid #e3e3e3;border-radius:6px;background:#fff}
+.chart .title{font-size:16px;font-weight:600;fill:#222}.chart .grid{stroke:#eee}.chart .axis{stroke:#999}
+.chart .ytick{font-size:12px;text-anchor:end;fill:#555}.chart .xtick{font-size:13px;text-anchor:middle;fill:#333}
+.chart .ylabel{font-size:12px;text-anchor:middle;fill:#555}.chart .legend{font-size:12px;fill:#333}
+.chart .mark{fill:#e07b00;fill-opacity:.12}.chart .marktext{font-size:13px;font-weight:600;text-anchor:middle;fill:#b35f00}
+.chart .ref{stroke-width:2;stroke-dasharray:8 5}.chart .reftext{font-size:12px;font-weight:600;paint-order:stroke;stroke:#fff;stroke-width:4px}
+.chart .empty{font-size:14px;text-anchor:middle;fill:#2e7d32}
+.scroll{overflow-x:auto}table{border-collapse:collapse;font-size:12px;width:100%}th,td{padding:3px 5px;border-bottom:1px solid #e5e5e5;text-align:right;white-space:nowrap}
+th{background:#f5f5f5}tr.knee td{background:#fff4e5;font-weight:600}
+.ok{color:#2e7d32}.fail{color:#c62828;font-weight:600}code{font-size:13px}
+</style></head><body>
+<h1>loadctl sweep report</h1>
+<p class="sub">{{.Plan}} · started {{.Res.Started.Format "2006-01-02 15:04:05 MST"}} · schema {{.Res.Schema}}</p>
+<p class="knee">{{.KneeLine}}</p>
+{{if .Res.Interrupted}}<p class="warn">The sweep was interrupted; the last step may be short.</p>{{end}}
+<h2>Read in this order: pass rate → errors → throughput → latency</h2>
+{{range .Charts}}{{.}}
+{{end}}
+<h2>Steps</h2>
+<div class="scroll"><table><thead><tr>{{range .Head}}<th>{{.}}</th>{{end}}</tr></thead><tbody>
+{{range .Rows}}<tr{{if .Knee}} class="knee"{{end}}>{{range .Cells}}<td>{{.}}</td>{{end}}</tr>
+{{end}}</tbody></table></div>
+{{with .Res.Thresholds}}<h2>Thresholds</h2><ul>{{range .}}<li><code>{{.Expr}}</code>: {{if .Passed}}<span class="ok">ok</span>{{else}}<span class="fail">FAILED</span>{{end}} (value {{.Value}})</li>{{end}}</ul>{{end}}
+<h2>Totals over all measured windows</h2>
+<p>{{.Res.Total.Requests}} requests, pass rate {{printf "%.2f%%" (mul100 .Res.Total.PassRate)}}, {{printf "%.2f" .Res.Total.Throughput}} passing req/s</p>
+<h2>Settings</h2>
+<p>Targets: {{range $i, $u := .Res.Settings.URLs}}{{if $i}}, {{end}}<code>{{$u}}</code>{{end}} · method {{.Res.Settings.Method}} · body {{.Res.Settings.BodyBytes}} bytes · timeout {{.Res.Settings.TimeoutSeconds}} s{{with .Res.Settings.Exporter}} · exporter <code>{{.}}</code>{{end}}</p>
+</body></html>
+`))

@@ -1,0 +1,59 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/loadgen"
+)
+
+// Table writes the final per-step table, the knee and the thresholds.
+func Table(w io.Writer, res *loadgen.Result) error {
+	cols := columnsFor(res, false)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	titles := make([]string, len(cols))
+	for i, c := range cols {
+		titles[i] = c.title
+	}
+	fmt.Fprintln(tw, strings.Join(titles, "\t")+"\t")
+	for _, r := range rows(res) {
+		cells := make([]string, len(cols))
+		for i, c := range cols {
+			cells[i] = c.text(r)
+		}
+		fmt.Fprintln(tw, strings.Join(cells, "\t")+"\t")
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintln(w, KneeLine(res))
+	if res.Interrupted {
+		fmt.Fprintln(w, "sweep interrupted: the last step may be short")
+	}
+	for _, t := range res.Thresholds {
+		fmt.Fprintf(w, "threshold %-20s %s (value %s)\n", t.Expr, verdict(t.Passed), num(t.Value))
+	}
+	return nil
+}
+
+// KneeLine names the knee and the measured ceiling in one sentence.
+func KneeLine(res *loadgen.Result) string {
+	if res.Knee == nil {
+		return "knee: not found (throughput still rising, or too few steps after the peak)"
+	}
+	k := res.Knee
+	line := fmt.Sprintf("knee: step %d (%s), measured ceiling %.2f req/s", k.Index+1, k.Load.Label(), k.MeasuredCeiling)
+	if c := res.Steps[k.Index].Exporter; c != nil && c.Error == "" && c.Ceiling > 0 {
+		line += fmt.Sprintf(", predicted %.2f req/s (%s-bound), measured÷predicted %.1f%%", c.Ceiling, c.Bottleneck, 100*c.Ratio)
+	}
+	return line
+}
+
+func verdict(ok bool) string {
+	if ok {
+		return "ok"
+	}
+	return "FAILED"
+}
