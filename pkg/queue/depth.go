@@ -1,0 +1,57 @@
+package queue
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// States are Bull's job states in the order they are published. The first
+// four are lists (LLEN), the last two sorted sets (ZCARD).
+var States = []string{"waiting", "active", "delayed", "paused", "completed", "failed"}
+
+// bullKey maps a published state to the key suffix Bull uses.
+var bullKey = map[string]string{
+	"waiting": "wait", "active": "active", "delayed": "delayed",
+	"paused": "paused", "completed": "completed", "failed": "failed",
+}
+
+// Reader reads one Bull queue ("jobs", n8n's only queue) under a prefix.
+type Reader struct {
+	rdb    redis.UniversalClient
+	prefix string
+}
+
+// NewReader reads <prefix>:jobs:* through rdb; prefix is QUEUE_BULL_PREFIX.
+func NewReader(rdb redis.UniversalClient, prefix string) *Reader {
+	if prefix == "" {
+		prefix = "bull"
+	}
+	return &Reader{rdb: rdb, prefix: prefix}
+}
+
+func (r *Reader) key(suffix string) string { return r.prefix + ":jobs:" + suffix }
+
+// Depth returns the number of jobs per state, in one round trip.
+func (r *Reader) Depth(ctx context.Context) (map[string]int64, error) {
+	cmds := map[string]*redis.IntCmd{}
+	_, err := r.rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
+		for _, s := range States {
+			if s == "completed" || s == "failed" {
+				cmds[s] = p.ZCard(ctx, r.key(bullKey[s]))
+			} else {
+				cmds[s] = p.LLen(ctx, r.key(bullKey[s]))
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("redis queue depth: %w", err)
+	}
+	out := make(map[string]int64, len(States))
+	for s, c := range cmds {
+		out[s] = c.Val()
+	}
+	return out, nil
+}

@@ -1,0 +1,84 @@
+package queue
+
+import (
+	"math"
+	"testing"
+	"time"
+)
+
+var t0 = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// steady builds n one-second samples of a queue with `active` jobs in the
+// active list and `perSec` arrivals per second.
+func steady(n int, active, perSec int64, startID int64) []sample {
+	var out []sample
+	for i := 0; i < n; i++ {
+		out = append(out, sample{at: t0.Add(time.Duration(i) * time.Second), active: active, id: startID + int64(i)*perSec})
+	}
+	return out
+}
+
+func TestLittlesLawSteady(t *testing.T) {
+	// 3 jobs always active and 2 arrivals/s: each job holds a slot 1.5 s.
+	e, ok := estimate(steady(10, 3, 2, 100), 15)
+	if !ok || e.JobTime != 1500*time.Millisecond || e.Jobs != 18 || e.Span != 9*time.Second {
+		t.Fatalf("got %+v ok %v", e, ok)
+	}
+}
+
+func TestLittlesLawTimeWeighted(t *testing.T) {
+	s := steady(7, 2, 1, 0)
+	s[6].at = s[5].at.Add(4 * time.Second) // one long gap, active stays 2
+	s[6].active = 4
+	// area: 5 s × 2 + 4 s × 3 = 22 over 9 s; 6 arrivals in 9 s.
+	e, ok := estimate(s, 0)
+	want := (22.0 / 9) / (6.0 / 9)
+	if !ok || math.Abs(e.JobTime.Seconds()-want) > 1e-6 {
+		t.Fatalf("got %v, want %.4f s", e.JobTime, want)
+	}
+}
+
+func TestLittlesLawSkipsSaturated(t *testing.T) {
+	s := append(steady(10, 15, 5, 0), steady(8, 4, 2, 50)...)
+	for i := 10; i < len(s); i++ {
+		s[i].at = t0.Add(time.Duration(i) * time.Second)
+	}
+	// slots 15: the first ten samples are saturated; the last 8 give 4/2 s.
+	e, ok := estimate(s, 15)
+	if !ok || e.JobTime != 2*time.Second || e.Span != 7*time.Second {
+		t.Fatalf("got %+v ok %v", e, ok)
+	}
+	// Without a slot count, waiting jobs mark saturation.
+	s = steady(10, 4, 2, 0)
+	s[9].wait = 3
+	if _, ok := estimate(s, 0); ok {
+		t.Fatalf("last sample had jobs waiting; no unsaturated run should remain long enough")
+	}
+}
+
+func TestLittlesLawRefusesThinData(t *testing.T) {
+	cases := map[string][]sample{
+		"empty":        nil,
+		"one sample":   steady(1, 1, 1, 0),
+		"short span":   steady(4, 1, 5, 0),
+		"idle":         steady(20, 0, 0, 7),
+		"few arrivals": steady(10, 1, 0, 0),
+	}
+	for name, s := range cases {
+		if e, ok := estimate(s, 10); ok {
+			t.Errorf("%s: estimated %+v", name, e)
+		}
+	}
+}
+
+// A flushed Redis restarts the id counter: only samples after it count.
+func TestLittlesLawCounterReset(t *testing.T) {
+	s := append(steady(10, 2, 1, 1000), steady(10, 3, 1, 0)...)
+	for i := range s {
+		s[i].at = t0.Add(time.Duration(i) * time.Second)
+	}
+	e, ok := estimate(s, 0)
+	if !ok || e.JobTime != 3*time.Second {
+		t.Fatalf("got %+v ok %v", e, ok)
+	}
+}
