@@ -19,7 +19,8 @@ const (
 type command func(args []string, stdout, stderr io.Writer) int
 
 var commands = map[string]command{
-	"plan": runPlan,
+	"plan":  runPlan,
+	"sweep": runSweep,
 }
 
 func main() {

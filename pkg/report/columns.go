@@ -119,3 +119,20 @@ func rows(res *loadgen.Result) []row {
 	}
 	return out
 }
+
+// header and cells render a table's head and one row as display text.
+func header(cols []column) []string {
+	out := make([]string, len(cols))
+	for i, c := range cols {
+		out[i] = c.title
+	}
+	return out
+}
+
+func cells(cols []column, r row) []string {
+	out := make([]string, len(cols))
+	for i, c := range cols {
+		out[i] = c.text(r)
+	}
+	return out
+}

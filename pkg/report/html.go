@@ -23,15 +23,9 @@ func HTML(w io.Writer, res *loadgen.Result) error {
 		},
 		Plan: planLine(res),
 	}
-	for _, c := range cols {
-		page.Head = append(page.Head, c.title)
-	}
+	page.Head = header(cols)
 	for _, r := range rows(res) {
-		cells := make([]string, len(cols))
-		for i, c := range cols {
-			cells[i] = c.text(r)
-		}
-		page.Rows = append(page.Rows, htmlRow{Knee: r.knee, Cells: cells})
+		page.Rows = append(page.Rows, htmlRow{Knee: r.knee, Cells: cells(cols, r)})
 	}
 	return pageTmpl.Execute(w, page)
 }

@@ -13,17 +13,9 @@ import (
 func Table(w io.Writer, res *loadgen.Result) error {
 	cols := columnsFor(res, false)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	titles := make([]string, len(cols))
-	for i, c := range cols {
-		titles[i] = c.title
-	}
-	fmt.Fprintln(tw, strings.Join(titles, "\t")+"\t")
+	fmt.Fprintln(tw, strings.Join(header(cols), "\t")+"\t")
 	for _, r := range rows(res) {
-		cells := make([]string, len(cols))
-		for i, c := range cols {
-			cells[i] = c.text(r)
-		}
-		fmt.Fprintln(tw, strings.Join(cells, "\t")+"\t")
+		fmt.Fprintln(tw, strings.Join(cells(cols, r), "\t")+"\t")
 	}
 	if err := tw.Flush(); err != nil {
 		return err

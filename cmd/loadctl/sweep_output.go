@@ -1,0 +1,112 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"time"
+
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/loadgen"
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/report"
+)
+
+// serveMetrics starts loadctl's /metrics when addr is set. Listening
+// first makes a taken port a clear error before any load is sent.
+func serveMetrics(ctx context.Context, addr string, sw *loadgen.Sweep) (stop func(), err error) {
+	if addr == "" {
+		return func() {}, nil
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, err
+	}
+	sw.Metrics = loadgen.NewMetrics()
+	mux := http.NewServeMux()
+	mux.Handle("/metrics", sw.Metrics.Handler())
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
+	go srv.Serve(ln)
+	return func() {
+		sctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+		defer cancel()
+		srv.Shutdown(sctx)
+		srv.Close()
+	}, nil
+}
+
+// attachProgress prints live progress to stderr: a redrawn line on a
+// terminal, plain lines elsewhere, and one line per finished step.
+func attachProgress(sw *loadgen.Sweep, quiet bool, stderr io.Writer) {
+	if quiet {
+		return
+	}
+	pp := &loadgen.ProgressPrinter{W: stderr, TTY: isTerminal(stderr), Every: 5 * time.Second}
+	sw.OnProgress = pp.Update
+	sw.OnStep = func(s loadgen.StepResult) {
+		pp.Done()
+		f := s.Figures
+		fmt.Fprintf(stderr, "step %d %s done: pass %.1f%%  errors %.1f%%  %.2f req/s passing  p50 %s  p95 %s  in flight %.1f\n",
+			s.Index+1, s.Load.Label(), 100*f.PassRate, 100*f.ErrorRate, f.Throughput,
+			loadgen.FormatSeconds(f.Latency.P50), loadgen.FormatSeconds(f.Latency.P95), f.MeanInFlight)
+	}
+}
+
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// checkThresholds records every rule's outcome in res and reports whether
+// one failed.
+func checkThresholds(res *loadgen.Result, ths []loadgen.Threshold) (failed bool) {
+	for _, th := range ths {
+		r := th.Check(res.Total)
+		res.Thresholds = append(res.Thresholds, r)
+		failed = failed || !r.Passed
+	}
+	return failed
+}
+
+// writeOutputs prints the table and writes the requested files.
+func writeOutputs(f sweepFlags, res *loadgen.Result, stdout, stderr io.Writer) int {
+	if err := report.Table(stdout, res); err != nil {
+		fmt.Fprintf(stderr, "loadctl sweep: %v\n", err)
+		return exitError
+	}
+	files := []struct {
+		flag, path string
+		write      func(io.Writer, *loadgen.Result) error
+	}{
+		{"--out", f.out, loadgen.WriteJSON},
+		{"--csv", f.csv, report.CSV},
+		{"--report", f.report, report.HTML},
+	}
+	code := exitOK
+	for _, o := range files {
+		if o.path == "" {
+			continue
+		}
+		if err := writeFile(o.path, res, o.write); err != nil {
+			fmt.Fprintf(stderr, "loadctl sweep: %s %s: %v\n", o.flag, o.path, err)
+			code = exitError
+			continue
+		}
+		fmt.Fprintf(stderr, "loadctl sweep: wrote %s\n", o.path)
+	}
+	return code
+}
+
+func writeFile(path string, res *loadgen.Result, write func(io.Writer, *loadgen.Result) error) error {
+	fh, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	return errors.Join(write(fh, res), fh.Close())
+}
