@@ -6,22 +6,24 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/dockerstats/dockertest"
 )
 
 // The lab's shapes on a real dockerd: roles, settings, pairing through
 // broker ports and a probe, and a worker left without a runner.
 func TestIntegrationDiscoverAndPair(t *testing.T) {
 	h := newLabHarness(t, "exec /bin/sleep 300")
-	h.start("main", []string{labNode, labN8n, "start"}, withSecrets("N8N_PORT=5678", "N8N_RUNNERS_BROKER_PORT=5679"), 0)
-	h.start("worker-1", []string{labNode, labN8n, "worker", "--concurrency=7"}, withSecrets("N8N_RUNNERS_BROKER_PORT=5689", "QUEUE_HEALTH_CHECK_PORT=5688"), 0)
-	h.start("worker-2", []string{labNode, labN8n, "worker", "--concurrency", "15"}, withSecrets("N8N_RUNNERS_BROKER_PORT=5699", "N8N_CONCURRENCY_PRODUCTION_LIMIT=-1"), 0)
-	h.start("worker-3", []string{labNode, labN8n, "worker"}, withSecrets("N8N_RUNNERS_BROKER_PORT=5709", "N8N_CONCURRENCY_PRODUCTION_LIMIT=4"), 0)
-	runner := []string{"/bin/sh", "/opt/lab/runner-loop.sh", labRunner}
-	h.start("runner-1-1", runner, withSecrets("N8N_RUNNERS_TASK_BROKER_URI=http://127.0.0.1:5689", "N8N_RUNNERS_MAX_CONCURRENCY=3"), 0)
-	h.start("runner-1-2", runner, withSecrets("N8N_RUNNERS_TASK_BROKER_URI=http://127.0.0.1:5689", "N8N_RUNNERS_MAX_CONCURRENCY=2"), 0)
-	h.start("runner-2-1", runner, withSecrets("N8N_RUNNERS_TASK_BROKER_URI=http://127.0.0.1:5711"), 0)
-	h.start("probe-1", []string{"/opt/bin/exporter"}, []string{"EXPORTER_DISCOVERY=false", "PROBE_LISTEN=127.0.0.1:5711", "PROBE_UPSTREAM=http://127.0.0.1:5699", "PROBE_NAME=runner-2"}, 0)
-	h.start("not-n8n", []string{"/bin/sleep", "300"}, withSecrets(), 0)
+	h.Start("main", dockertest.MainArgv, dockertest.WithSecrets("N8N_PORT=5678", "N8N_RUNNERS_BROKER_PORT=5679"), 0)
+	h.Start("worker-1", dockertest.WorkerArgv("--concurrency=7"), dockertest.WithSecrets("N8N_RUNNERS_BROKER_PORT=5689", "QUEUE_HEALTH_CHECK_PORT=5688"), 0)
+	h.Start("worker-2", dockertest.WorkerArgv("--concurrency", "15"), dockertest.WithSecrets("N8N_RUNNERS_BROKER_PORT=5699", "N8N_CONCURRENCY_PRODUCTION_LIMIT=-1"), 0)
+	h.Start("worker-3", dockertest.WorkerArgv(), dockertest.WithSecrets("N8N_RUNNERS_BROKER_PORT=5709", "N8N_CONCURRENCY_PRODUCTION_LIMIT=4"), 0)
+	runner := dockertest.RunnerArgv
+	h.Start("runner-1-1", runner, dockertest.WithSecrets("N8N_RUNNERS_TASK_BROKER_URI=http://127.0.0.1:5689", "N8N_RUNNERS_MAX_CONCURRENCY=3"), 0)
+	h.Start("runner-1-2", runner, dockertest.WithSecrets("N8N_RUNNERS_TASK_BROKER_URI=http://127.0.0.1:5689", "N8N_RUNNERS_MAX_CONCURRENCY=2"), 0)
+	h.Start("runner-2-1", runner, dockertest.WithSecrets("N8N_RUNNERS_TASK_BROKER_URI=http://127.0.0.1:5711"), 0)
+	h.Start("probe-1", dockertest.ProbeArgv, []string{"EXPORTER_DISCOVERY=false", "PROBE_LISTEN=127.0.0.1:5711", "PROBE_UPSTREAM=http://127.0.0.1:5699", "PROBE_NAME=runner-2"}, 0)
+	h.Start("not-n8n", []string{"/bin/sleep", "300"}, dockertest.WithSecrets(), 0)
 
 	cs := h.discover(8)
 	if len(cs) != 8 {
@@ -32,7 +34,7 @@ func TestIntegrationDiscoverAndPair(t *testing.T) {
 		t.Fatalf("topology %+v", top)
 	}
 	want := map[string]struct{ conc, capacity int }{
-		h.name("worker-1"): {7, 5}, h.name("worker-2"): {15, 10}, h.name("worker-3"): {4, 0},
+		h.Name("worker-1"): {7, 5}, h.Name("worker-2"): {15, 10}, h.Name("worker-3"): {4, 0},
 	}
 	for _, w := range top.Workers {
 		capacity := 0
@@ -43,7 +45,7 @@ func TestIntegrationDiscoverAndPair(t *testing.T) {
 			t.Errorf("%s: concurrency %d capacity %d, want %+v", w.Worker.Name, w.Worker.Concurrency, capacity, got)
 		}
 	}
-	if via := top.Workers[1].Runners[0].Via; !strings.HasPrefix(via, "probe "+h.name("probe-1")) {
+	if via := top.Workers[1].Runners[0].Via; !strings.HasPrefix(via, "probe "+h.Name("probe-1")) {
 		t.Errorf("worker-2's runner via %q, want through the probe", via)
 	}
 }
@@ -54,8 +56,8 @@ func TestIntegrationMemory(t *testing.T) {
 	// Writing /tmp/fill puts 16 MB in the page cache; tail buffers 96 MB of zeros and is
 	// OOM-killed under a 48 MiB limit while the stand-in lives on.
 	h := newLabHarness(t, `if [ "$1" = worker ]; then head -c 96000000 /dev/zero | tail >/dev/null; fi; head -c 16000000 /dev/zero >/tmp/fill; exec /bin/sleep 300`)
-	h.start("runner", []string{"/bin/sh", "/opt/lab/runner-loop.sh", labRunner}, withSecrets(), 256<<20)
-	h.start("worker", []string{labNode, labN8n, "worker"}, withSecrets(), 48<<20)
+	h.Start("runner", dockertest.RunnerArgv, dockertest.WithSecrets(), 256<<20)
+	h.Start("worker", dockertest.WorkerArgv(), dockertest.WithSecrets(), 48<<20)
 	cs := h.discover(2)
 	if len(cs) != 2 {
 		t.Fatalf("discovered %d", len(cs))
