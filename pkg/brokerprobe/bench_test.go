@@ -1,0 +1,153 @@
+package brokerprobe
+
+import (
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/HdrHistogram/hdrhistogram-go"
+	"github.com/gorilla/websocket"
+)
+
+// BenchmarkRelay compares a websocket echo reached directly with the same
+// echo reached through the probe, in the same run, for 1 KiB and 1 MiB
+// messages. It reports messages per second (pipelined) and p50/p99 round
+// trip (one message in flight) for both, and their ratios.
+//
+//	go test -run '^$' -bench Relay -benchtime 3s ./pkg/brokerprobe/
+func BenchmarkRelay(b *testing.B) {
+	for _, size := range []int{1 << 10, 1 << 20} {
+		b.Run(fmt.Sprintf("msg=%dKiB", size>>10), func(b *testing.B) { benchRelay(b, size) })
+	}
+}
+
+type relayFigures struct {
+	msgsPerSec float64
+	p50, p99   time.Duration
+}
+
+func benchRelay(b *testing.B, size int) {
+	echo := httptest.NewServer(echoHandler())
+	defer echo.Close()
+	p, err := New(Config{Name: "bench", Listen: "127.0.0.1:0", Upstream: echo.URL}, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		b.Fatal(err)
+	}
+	front := httptest.NewServer(p.Handler())
+	defer front.Close()
+	msg := benchMessage(size)
+	direct := dialBench(b, echo.URL)
+	proxied := dialBench(b, front.URL)
+	defer direct.Close()
+	defer proxied.Close()
+
+	b.SetBytes(int64(2 * size))
+	b.ResetTimer()
+	d := measureRelay(b, direct, msg)
+	q := measureRelay(b, proxied, msg)
+	b.StopTimer()
+
+	us := func(d time.Duration) float64 { return float64(d) / float64(time.Microsecond) }
+	b.ReportMetric(d.msgsPerSec, "direct-msgs/s")
+	b.ReportMetric(q.msgsPerSec, "probe-msgs/s")
+	b.ReportMetric(q.msgsPerSec/d.msgsPerSec, "tput-ratio")
+	b.ReportMetric(us(d.p50), "direct-p50-µs")
+	b.ReportMetric(us(q.p50), "probe-p50-µs")
+	b.ReportMetric(us(q.p50-d.p50), "added-p50-µs")
+	b.ReportMetric(us(d.p99), "direct-p99-µs")
+	b.ReportMetric(us(q.p99), "probe-p99-µs")
+	b.ReportMetric(float64(q.p99)/float64(d.p99), "p99-ratio")
+}
+
+// measureRelay does b.N sequential round trips for latency, then b.N
+// pipelined messages for throughput.
+func measureRelay(b *testing.B, c *websocket.Conn, msg []byte) relayFigures {
+	h := hdrhistogram.New(1, int64(time.Minute/time.Microsecond), 3)
+	buf := make([]byte, 64<<10)
+	for range b.N {
+		start := time.Now()
+		sendBench(b, c, msg)
+		recvBench(b, c, buf)
+		_ = h.RecordValue(int64(time.Since(start) / time.Microsecond))
+	}
+	start := time.Now()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for range b.N {
+			recvBench(b, c, buf)
+		}
+	}()
+	for range b.N {
+		sendBench(b, c, msg)
+	}
+	<-done
+	elapsed := time.Since(start)
+	return relayFigures{
+		msgsPerSec: float64(b.N) / elapsed.Seconds(),
+		p50:        time.Duration(h.ValueAtQuantile(50)) * time.Microsecond,
+		p99:        time.Duration(h.ValueAtQuantile(99)) * time.Microsecond,
+	}
+}
+
+func sendBench(b *testing.B, c *websocket.Conn, msg []byte) {
+	if err := c.WriteMessage(websocket.TextMessage, msg); err != nil {
+		b.Fatal(err)
+	}
+}
+
+func recvBench(b *testing.B, c *websocket.Conn, buf []byte) {
+	_, r, err := c.NextReader()
+	if err == nil {
+		_, err = io.CopyBuffer(io.Discard, r, buf)
+	}
+	if err != nil {
+		b.Error(err)
+	}
+}
+
+// echoHandler is the local upstream: it streams every message back.
+func echoHandler() http.Handler {
+	up := websocket.Upgrader{ReadBufferSize: bufferSize, WriteBufferSize: bufferSize}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		c, err := up.Upgrade(w, r, nil)
+		if err != nil {
+			return
+		}
+		defer c.Close()
+		for {
+			mt, rd, err := c.NextReader()
+			if err != nil {
+				return
+			}
+			wr, err := c.NextWriter(mt)
+			if err != nil {
+				return
+			}
+			if _, err := io.Copy(wr, rd); err != nil || wr.Close() != nil {
+				return
+			}
+		}
+	})
+}
+
+func dialBench(b *testing.B, base string) *websocket.Conn {
+	d := websocket.Dialer{ReadBufferSize: bufferSize, WriteBufferSize: bufferSize}
+	c, _, err := d.Dial("ws"+strings.TrimPrefix(base, "http")+"/runners/_ws?id=bench", nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return c
+}
+
+// benchMessage is a broker:taskdataresponse padded to size bytes, so the
+// tap parses a realistic frame on every message.
+func benchMessage(size int) []byte {
+	head := `{"type":"broker:taskdataresponse","taskId":"t1","requestId":"r1","data":"`
+	return []byte(head + strings.Repeat("x", size-len(head)-2) + `"}`)
+}
