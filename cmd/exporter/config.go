@@ -1,0 +1,161 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/url"
+	"reflect"
+	"strings"
+	"time"
+
+	"github.com/caarlos0/env/v11"
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/brokerprobe"
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/dockerstats"
+)
+
+// Config is the exporter's whole configuration. Every field is an env
+// variable (names fixed by issue 3; Redis uses n8n's own names so one env
+// file serves both) and a flag of the same name, lower-case with dashes,
+// e.g. -exporter-listen, -queue-bull-redis-host. Flags win over env.
+type Config struct {
+	Listen           string        `env:"EXPORTER_LISTEN" envDefault:":9810" help:"address for /metrics, / and /healthz"`
+	DockerHost       string        `env:"DOCKER_HOST" help:"Docker Engine address; empty = the local socket"`
+	ContainerLabel   string        `env:"EXPORTER_CONTAINER_LABEL" help:"only containers with this label, key=value or key"`
+	Discovery        bool          `env:"EXPORTER_DISCOVERY" envDefault:"true" help:"false = probe-only sidecar: no Docker, no Redis, only the probes' metrics"`
+	CgroupRoot       string        `env:"EXPORTER_CGROUP_ROOT" envDefault:"/sys/fs/cgroup" help:"host cgroup mount; when absent, memory comes from the stats API"`
+	StatsConcurrency int           `env:"EXPORTER_STATS_CONCURRENCY" envDefault:"64" help:"concurrent Docker inspect/stats calls"`
+	SourceTimeout    time.Duration `env:"EXPORTER_SOURCE_TIMEOUT" envDefault:"5s" help:"per-source timeout in a scrape"`
+	RedisHost        string        `env:"QUEUE_BULL_REDIS_HOST" envDefault:"localhost" help:"Redis host; empty turns queue reading off"`
+	RedisPort        int           `env:"QUEUE_BULL_REDIS_PORT" envDefault:"6379" help:"Redis port"`
+	RedisPassword    string        `env:"QUEUE_BULL_REDIS_PASSWORD" help:"Redis password (prefer the env variable: flags show in ps)"`
+	RedisDB          int           `env:"QUEUE_BULL_REDIS_DB" envDefault:"0" help:"Redis database"`
+	QueuePrefix      string        `env:"QUEUE_BULL_PREFIX" envDefault:"bull" help:"Bull key prefix"`
+	SampleInterval   time.Duration `env:"EXPORTER_SAMPLE_INTERVAL" envDefault:"1s" help:"Redis sampling interval for the job time"`
+	SampleWindow     time.Duration `env:"EXPORTER_SAMPLE_WINDOW" envDefault:"60s" help:"sliding window for the job time"`
+	ServiceTime      time.Duration `env:"EXPORTER_SERVICE_TIME" help:"fixed service time for both stages, e.g. 3s; overrides measurements"`
+	N8nMetricsURL    string        `env:"N8N_METRICS_URL" help:"main's /metrics; discovered from the main container when empty"`
+	ProbeListen      string        `env:"PROBE_LISTEN" help:"broker probe listen addresses, comma list"`
+	ProbeUpstream    string        `env:"PROBE_UPSTREAM" help:"task broker URL per probe, comma list"`
+	ProbeName        string        `env:"PROBE_NAME" help:"probe names, comma list"`
+	LogLevel         string        `env:"EXPORTER_LOG_LEVEL" envDefault:"info" help:"debug, info, warn or error"`
+
+	probes []brokerprobe.Config
+	level  slog.Level
+}
+
+func flagName(envName string) string { return strings.ToLower(strings.ReplaceAll(envName, "_", "-")) }
+
+// parseConfig reads environ, then args; every error names the variable.
+func parseConfig(args, environ []string, usage io.Writer) (Config, error) {
+	vars := envMap(environ)
+	fs := flag.NewFlagSet("exporter", flag.ContinueOnError)
+	fs.SetOutput(usage)
+	eachEnvField(func(f reflect.StructField, name string) {
+		fs.Func(flagName(name), f.Tag.Get("help")+" ("+name+")", func(v string) error { vars[name] = v; return nil })
+	})
+	if err := fs.Parse(args); err != nil {
+		return Config{}, err
+	}
+	if fs.NArg() > 0 {
+		return Config{}, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	var cfg Config
+	if err := env.ParseWithOptions(&cfg, env.Options{Environment: vars}); err != nil {
+		return Config{}, namedEnvError(err)
+	}
+	return cfg, cfg.validate()
+}
+
+func envMap(environ []string) map[string]string {
+	m := map[string]string{}
+	for _, kv := range environ {
+		if k, v, ok := strings.Cut(kv, "="); ok {
+			m[k] = v
+		}
+	}
+	return m
+}
+
+func eachEnvField(f func(reflect.StructField, string)) {
+	t := reflect.TypeFor[Config]()
+	for i := 0; i < t.NumField(); i++ {
+		if name, _, _ := strings.Cut(t.Field(i).Tag.Get("env"), ","); name != "" {
+			f(t.Field(i), name)
+		}
+	}
+}
+
+// namedEnvError replaces env's Go field names with the variable's name,
+// and drops the offending value (it might be a secret).
+func namedEnvError(err error) error {
+	var agg env.AggregateError
+	if !errors.As(err, &agg) {
+		return err
+	}
+	var msgs []string
+	for _, e := range agg.Errors {
+		var pe env.ParseError
+		if errors.As(e, &pe) {
+			f, _ := reflect.TypeFor[Config]().FieldByName(pe.Name)
+			name, _, _ := strings.Cut(f.Tag.Get("env"), ",")
+			msgs = append(msgs, fmt.Sprintf("%s (-%s): not a valid %s", name, flagName(name), pe.Type))
+			continue
+		}
+		msgs = append(msgs, e.Error())
+	}
+	return errors.New(strings.Join(msgs, "; "))
+}
+
+func (c *Config) validate() error {
+	var errs []error
+	bad := func(name, format string, a ...any) {
+		errs = append(errs, fmt.Errorf("%s (-%s): %s", name, flagName(name), fmt.Sprintf(format, a...)))
+	}
+	if _, _, err := net.SplitHostPort(c.Listen); err != nil {
+		bad("EXPORTER_LISTEN", "want host:port, e.g. :9810")
+	}
+	if c.ContainerLabel != "" {
+		if err := dockerstats.ValidLabelFilter(c.ContainerLabel); err != nil {
+			bad("EXPORTER_CONTAINER_LABEL", "%v", err)
+		}
+	}
+	if c.RedisPort < 1 || c.RedisPort > 65535 {
+		bad("QUEUE_BULL_REDIS_PORT", "want 1-65535, got %d", c.RedisPort)
+	}
+	if c.StatsConcurrency < 1 {
+		bad("EXPORTER_STATS_CONCURRENCY", "want at least 1, got %d", c.StatsConcurrency)
+	}
+	if c.SourceTimeout <= 0 {
+		bad("EXPORTER_SOURCE_TIMEOUT", "want a positive duration")
+	}
+	if c.SampleInterval <= 0 {
+		bad("EXPORTER_SAMPLE_INTERVAL", "want a positive duration")
+	}
+	if c.SampleWindow < 5*c.SampleInterval {
+		bad("EXPORTER_SAMPLE_WINDOW", "want at least 5 sample intervals")
+	}
+	if c.ServiceTime < 0 {
+		bad("EXPORTER_SERVICE_TIME", "want a positive duration, e.g. 3s")
+	}
+	if c.N8nMetricsURL != "" {
+		if u, err := url.Parse(c.N8nMetricsURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			bad("N8N_METRICS_URL", "want an http(s) URL, e.g. http://127.0.0.1:5678/metrics")
+		}
+	}
+	if err := c.level.UnmarshalText([]byte(c.LogLevel)); err != nil {
+		bad("EXPORTER_LOG_LEVEL", "want debug, info, warn or error")
+	}
+	probes, err := brokerprobe.ParseConfigs(c.ProbeListen, c.ProbeUpstream, c.ProbeName)
+	if err != nil {
+		errs = append(errs, err)
+	}
+	c.probes = probes
+	if !c.Discovery && len(probes) == 0 && err == nil {
+		bad("EXPORTER_DISCOVERY", "false leaves nothing to serve without PROBE_LISTEN")
+	}
+	return errors.Join(errs...)
+}

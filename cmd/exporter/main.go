@@ -1,0 +1,30 @@
+// Command exporter discovers n8n's workers and task runners in Docker and
+// publishes each worker's real concurrency limit, the throughput ceiling,
+// container memory and Bull queue depth on /metrics, with the verdict in
+// words on /. With EXPORTER_DISCOVERY=false it is a probe-only sidecar that
+// serves the broker probes' metrics. Configuration: see config.go or -h.
+package main
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+func main() {
+	cfg, err := parseConfig(os.Args[1:], os.Environ(), os.Stderr)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "exporter: configuration:", err)
+		os.Exit(2)
+	}
+	logger := slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: cfg.level}))
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, cfg, logger, nil); err != nil {
+		logger.Error("exporter stopped", "err", err)
+		os.Exit(1)
+	}
+}

@@ -1,0 +1,153 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/brokerprobe"
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/collector"
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/dockerstats"
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/queue"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+	"github.com/redis/go-redis/v9"
+)
+
+// run serves until ctx ends. ready, if set, receives the bound exporter
+// address once listening (tests use port 0).
+func run(ctx context.Context, cfg Config, logger *slog.Logger, ready chan<- string) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	probes, err := startProbes(ctx, cfg, logger, reg, &wg)
+	if err != nil {
+		return err
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{ErrorHandling: promhttp.ContinueOnError, ErrorLog: slogPrinter{logger}}))
+	mux.HandleFunc("/healthz", func(w http.ResponseWriter, _ *http.Request) { fmt.Fprintln(w, "ok") })
+	if cfg.Discovery {
+		col, closeSources, err := buildCollector(ctx, cfg, logger, probes, &wg)
+		if err != nil {
+			return err
+		}
+		defer closeSources()
+		reg.MustRegister(col)
+		mux.Handle("/", col.LandingHandler())
+	} else {
+		mux.Handle("/", probeLanding(probes))
+	}
+	return serve(ctx, cfg.Listen, mux, logger, ready, cfg)
+}
+
+// buildCollector wires Docker, cgroup, Redis and the probes into one
+// collector, and starts the Redis sampler.
+func buildCollector(ctx context.Context, cfg Config, logger *slog.Logger, probes []*brokerprobe.Probe, wg *sync.WaitGroup) (*collector.Collector, func(), error) {
+	dc, err := dockerstats.NewClient(cfg.DockerHost, cfg.ContainerLabel, cfg.StatsConcurrency)
+	if err != nil {
+		return nil, nil, fmt.Errorf("DOCKER_HOST: %w", err)
+	}
+	cc := collector.Config{Docker: dc, Stats: dc, N8nMetricsURL: cfg.N8nMetricsURL, ServiceTime: cfg.ServiceTime,
+		Timeout: cfg.SourceTimeout, Logger: logger}
+	if _, err := os.Stat(cfg.CgroupRoot); err == nil {
+		cc.Cgroup = dockerstats.NewCgroupReader(cfg.CgroupRoot)
+	} else {
+		logger.Info("cgroup root not readable; memory comes from the Docker stats API", "EXPORTER_CGROUP_ROOT", cfg.CgroupRoot)
+	}
+	for _, p := range probes {
+		cc.Probes = append(cc.Probes, p)
+	}
+	closers := []func() error{dc.Close}
+	redis.SetLogger(redisLogger{logger})
+	if cfg.RedisHost != "" {
+		rdb := redis.NewClient(&redis.Options{Addr: net.JoinHostPort(cfg.RedisHost, strconv.Itoa(cfg.RedisPort)),
+			Password: cfg.RedisPassword, DB: cfg.RedisDB, DialTimeout: time.Second, ReadTimeout: time.Second, MaxRetries: -1,
+			DialerRetries: 1, DialerRetryTimeout: 50 * time.Millisecond})
+		closers = append(closers, rdb.Close)
+		cc.Queue = queue.NewReader(rdb, cfg.QueuePrefix)
+		cc.Sampler = queue.NewSampler(cc.Queue, cfg.SampleInterval, cfg.SampleWindow)
+		wg.Add(1)
+		go func() { defer wg.Done(); cc.Sampler.Run(ctx) }()
+	}
+	closeAll := func() {
+		for _, c := range closers {
+			_ = c()
+		}
+	}
+	return collector.New(cc), closeAll, nil
+}
+
+// startProbes listens on every PROBE_LISTEN address and registers each
+// probe's metrics on reg.
+func startProbes(ctx context.Context, cfg Config, logger *slog.Logger, reg *prometheus.Registry, wg *sync.WaitGroup) ([]*brokerprobe.Probe, error) {
+	var probes []*brokerprobe.Probe
+	for _, pc := range cfg.probes {
+		p, err := brokerprobe.New(pc, logger)
+		if err != nil {
+			return nil, fmt.Errorf("PROBE_LISTEN %s: %w", pc.Listen, err)
+		}
+		l, err := net.Listen("tcp", pc.Listen)
+		if err != nil {
+			return nil, fmt.Errorf("PROBE_LISTEN %s: %w", pc.Listen, err)
+		}
+		reg.MustRegister(p)
+		probes = append(probes, p)
+		srv := &http.Server{Handler: p.Handler(), ReadHeaderTimeout: 10 * time.Second}
+		wg.Add(2)
+		go func() { defer wg.Done(); _ = srv.Serve(l) }()
+		go func() { defer wg.Done(); <-ctx.Done(); _ = srv.Close() }()
+		logger.Info("broker probe listening", "probe", pc.Name, "listen", l.Addr().String())
+	}
+	return probes, nil
+}
+
+func serve(ctx context.Context, addr string, h http.Handler, logger *slog.Logger, ready chan<- string, cfg Config) error {
+	l, err := net.Listen("tcp", addr)
+	if err != nil {
+		return fmt.Errorf("EXPORTER_LISTEN %s: %w", addr, err)
+	}
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	logger.Info("exporter listening", "listen", l.Addr().String(), "discovery", cfg.Discovery,
+		"redis", cfg.RedisHost != "" && cfg.Discovery, "probes", len(cfg.probes), "label_filter", cfg.ContainerLabel)
+	if ready != nil {
+		ready <- l.Addr().String()
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(l) }()
+	select {
+	case <-ctx.Done():
+		shut, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		return srv.Shutdown(shut)
+	case err := <-errc:
+		if errors.Is(err, http.ErrServerClosed) {
+			return nil
+		}
+		return err
+	}
+}
+
+// slogPrinter adapts promhttp's error log to slog.
+type slogPrinter struct{ l *slog.Logger }
+
+func (p slogPrinter) Println(v ...any) { p.l.Warn("metrics", "err", fmt.Sprint(v...)) }
+
+// redisLogger sends go-redis's own chatter (dial failures, repeated every
+// attempt) to debug: the redis source's up metric already says it.
+type redisLogger struct{ l *slog.Logger }
+
+func (r redisLogger) Printf(_ context.Context, format string, v ...any) {
+	r.l.Debug("redis client", "msg", fmt.Sprintf(format, v...))
+}

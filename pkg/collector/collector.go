@@ -1,0 +1,120 @@
+package collector
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/brokerprobe"
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/dockerstats"
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/queue"
+)
+
+// Discoverer lists n8n containers (dockerstats.Client).
+type Discoverer interface {
+	Discover(ctx context.Context) ([]dockerstats.Container, error)
+}
+
+// StatsReader is the Docker stats API fallback (dockerstats.Client).
+type StatsReader interface {
+	StatsMemory(ctx context.Context, cs []dockerstats.Container) ([]dockerstats.Memory, []error)
+}
+
+// CgroupReader reads memory from cgroup files (dockerstats.CgroupReader).
+type CgroupReader interface {
+	Read(c dockerstats.Container) (dockerstats.Memory, error)
+}
+
+// ProbeStats is an in-process broker probe (brokerprobe.Probe).
+type ProbeStats interface {
+	Stats() brokerprobe.Stats
+}
+
+// Config wires the sources; a nil source is off and not reported.
+type Config struct {
+	Docker        Discoverer
+	Cgroup        CgroupReader
+	Stats         StatsReader
+	Queue         *queue.Reader
+	Sampler       *queue.Sampler
+	N8nMetricsURL string // "" = discover from the main container
+	Probes        []ProbeStats
+	ServiceTime   time.Duration // EXPORTER_SERVICE_TIME: overrides both stages
+	Timeout       time.Duration // per source
+	Logger        *slog.Logger
+}
+
+// Collector is the prometheus.Collector and the landing page's data source.
+type Collector struct {
+	cfg Config
+	n8n n8nDurations
+}
+
+// New builds a Collector.
+func New(cfg Config) *Collector {
+	if cfg.Timeout <= 0 {
+		cfg.Timeout = 5 * time.Second
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	return &Collector{cfg: cfg, n8n: n8nDurations{client: &http.Client{Timeout: cfg.Timeout}}}
+}
+
+// Gather asks every source once and evaluates the capacity model.
+func (c *Collector) Gather(ctx context.Context) *Report {
+	r := &Report{At: time.Now()}
+	var queueResult *SourceResult
+	var depth map[string]int64
+	var wg sync.WaitGroup
+	if c.cfg.Queue != nil {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			res := timed(ctx, "redis", c.cfg.Timeout, func(ctx context.Context) (err error) {
+				depth, err = c.cfg.Queue.Depth(ctx)
+				return err
+			})
+			queueResult = &res
+		}()
+	}
+	if c.cfg.Docker != nil {
+		c.discover(ctx, r)
+		c.readMemory(ctx, r)
+	}
+	c.measureJobTime(ctx, r)
+	wg.Wait()
+	if queueResult != nil {
+		r.addSource(*queueResult)
+		r.Queue = depth
+	}
+	c.measureTaskTime(r)
+	c.evaluate(r)
+	c.logDown(r)
+	return r
+}
+
+func (c *Collector) discover(ctx context.Context, r *Report) {
+	r.addSource(timed(ctx, "docker", c.cfg.Timeout, func(ctx context.Context) (err error) {
+		r.Containers, err = c.cfg.Docker.Discover(ctx)
+		return err
+	}))
+	r.Topology = dockerstats.Pair(r.Containers)
+	if c.cfg.Sampler != nil {
+		slots := 0
+		for _, w := range r.Topology.Workers {
+			slots += w.Worker.Concurrency
+		}
+		c.cfg.Sampler.SetSlots(slots)
+	}
+}
+
+func (c *Collector) logDown(r *Report) {
+	for _, s := range r.Sources {
+		if !s.Up {
+			c.cfg.Logger.Warn("source down", "source", s.Name, "err", s.Err)
+		}
+	}
+}

@@ -1,0 +1,141 @@
+package collector
+
+import (
+	"fmt"
+	"html/template"
+	"io"
+	"net/http"
+	"sort"
+	"time"
+)
+
+// LandingHandler serves "/": the verdict in words, the topology, service
+// times, queue, memory and sources, all from one Gather.
+func (c *Collector) LandingHandler() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		if req.URL.Path != "/" {
+			http.NotFound(w, req)
+			return
+		}
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		if err := RenderLanding(w, c.Gather(req.Context())); err != nil {
+			c.cfg.Logger.Warn("landing page", "err", err)
+		}
+	})
+}
+
+type landingData struct {
+	Verdict  []string
+	Service  []string
+	Queue    []string
+	Rows     []memoryRow
+	Sources  []SourceResult
+	Problems []string
+	At       string
+}
+
+type memoryRow struct {
+	Name, Role, WorkingSet, RSS, Limit, Via string
+	OOM                                     bool
+	Restarts                                int
+}
+
+// RenderLanding writes the landing page for r; html/template escapes
+// container names.
+func RenderLanding(w io.Writer, r *Report) error {
+	return landingTmpl.Execute(w, landingData{
+		Verdict: Verdict(r), Service: serviceLines(r), Queue: queueLines(r),
+		Rows: memoryRows(r), Sources: r.Sources, Problems: problems(r), At: r.At.Format(time.RFC3339),
+	})
+}
+
+func serviceLines(r *Report) []string {
+	var out []string
+	for _, m := range r.Measured {
+		used := ""
+		if u, ok := r.Used[m.Stage]; ok && u.Source == m.Source {
+			used = " (used)"
+		}
+		out = append(out, fmt.Sprintf("%s stage: %s from %s: %s%s", m.Stage, seconds(m.Time), m.Source, m.Note, used))
+	}
+	for _, st := range []string{"job", "task"} {
+		if u, ok := r.Used[st]; ok && u.Stage == st && u.Note != "" && !measured(r, u) {
+			out = append(out, fmt.Sprintf("%s stage: %s (%s)", st, seconds(u.Time), u.Note))
+		}
+	}
+	return out
+}
+
+func measured(r *Report, u ServiceTime) bool {
+	for _, m := range r.Measured {
+		if m == u {
+			return true
+		}
+	}
+	return false
+}
+
+func queueLines(r *Report) []string {
+	var out []string
+	for _, s := range []string{"waiting", "active", "delayed", "paused", "completed", "failed"} {
+		if n, ok := r.Queue[s]; ok {
+			out = append(out, fmt.Sprintf("%s %d", s, n))
+		}
+	}
+	return out
+}
+
+func memoryRows(r *Report) []memoryRow {
+	via := map[string]string{}
+	for _, w := range r.Topology.Workers {
+		for _, a := range w.Runners {
+			via[a.Runner.ID] = "→ " + w.Worker.Name + " (" + a.Via + ")"
+		}
+	}
+	var rows []memoryRow
+	for _, c := range r.Containers {
+		m, ok := r.Memory[c.ID]
+		row := memoryRow{Name: c.Name, Role: string(c.Role), Via: via[c.ID], OOM: c.OOMKilled || m.OOMKills > 0, Restarts: c.RestartCount}
+		if ok {
+			row.WorkingSet, row.RSS, row.Limit = mib(m.WorkingSet), mib(m.RSS), limitText(m.Limit)
+		}
+		rows = append(rows, row)
+	}
+	sort.Slice(rows, func(i, j int) bool { return rows[i].Name < rows[j].Name })
+	return rows
+}
+
+func problems(r *Report) []string {
+	var out []string
+	for _, c := range r.Containers {
+		for _, p := range c.Problems {
+			out = append(out, c.Name+": "+p)
+		}
+	}
+	return out
+}
+
+func mib(b uint64) string { return fmt.Sprintf("%.1f MiB", float64(b)/(1<<20)) }
+
+func limitText(b uint64) string {
+	if b == 0 {
+		return "unlimited"
+	}
+	return mib(b)
+}
+
+var landingTmpl = template.Must(template.New("landing").Parse(`<!doctype html>
+<html><head><meta charset="utf-8"><title>n8n-ceiling exporter</title>
+<style>body{font-family:sans-serif;margin:2em}td,th{padding:2px 10px;text-align:left}</style></head>
+<body><h1>n8n-ceiling exporter</h1>
+<p><a href="/metrics">/metrics</a> · <a href="/healthz">/healthz</a> · {{.At}}</p>
+<h2>Verdict</h2><ul>{{range .Verdict}}<li>{{.}}</li>{{end}}</ul>
+{{if .Service}}<h2>Service time</h2><ul>{{range .Service}}<li>{{.}}</li>{{end}}</ul>{{end}}
+{{if .Queue}}<h2>Queue</h2><p>{{range .Queue}}{{.}} · {{end}}</p>{{end}}
+{{if .Rows}}<h2>Containers</h2><table><tr><th>container</th><th>role</th><th>working set</th><th>RSS</th><th>limit</th><th>OOM</th><th>restarts</th><th>pairing</th></tr>
+{{range .Rows}}<tr><td>{{.Name}}</td><td>{{.Role}}</td><td>{{.WorkingSet}}</td><td>{{.RSS}}</td><td>{{.Limit}}</td><td>{{if .OOM}}yes{{end}}</td><td>{{.Restarts}}</td><td>{{.Via}}</td></tr>
+{{end}}</table>{{end}}
+{{if .Problems}}<h2>Configuration problems</h2><ul>{{range .Problems}}<li>{{.}}</li>{{end}}</ul>{{end}}
+<h2>Sources</h2><ul>{{range .Sources}}<li>{{.Name}}: {{if .Up}}up{{else}}down ({{.Err}}){{end}}, {{.Duration}}</li>{{end}}</ul>
+</body></html>
+`))

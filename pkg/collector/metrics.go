@@ -1,0 +1,134 @@
+package collector
+
+import (
+	"context"
+
+	"github.com/prometheus/client_golang/prometheus"
+)
+
+func desc(name, help string, labels ...string) *prometheus.Desc {
+	return prometheus.NewDesc(name, help, labels, nil)
+}
+
+var containerLabels = []string{"container", "role"}
+
+// The exported names are fixed by issue 3; dashboards and rules rely on them.
+var (
+	workerConcurrency = desc("n8n_worker_concurrency", "Worker concurrency (N8N_CONCURRENCY_PRODUCTION_LIMIT or --concurrency).", "worker")
+	runnerLimit       = desc("n8n_runner_max_concurrency", "Task runner limit N8N_RUNNERS_MAX_CONCURRENCY; worker is empty for a runner that reaches no worker.", "runner", "worker")
+	workerRunnerCap   = desc("n8n_worker_runner_capacity", "Sum of the limits of the runners attached to the worker; 0 = worker without runner.", "worker")
+	workerEffective   = desc("n8n_worker_effective_concurrency", "min(worker concurrency, runner capacity).", "worker")
+	workerBottleneck  = desc("n8n_worker_bottleneck", "1 on the side that limits the worker (runner or worker).", "worker", "component")
+	workerCeiling     = desc("n8n_worker_ceiling_executions_per_second", "min(concurrency / job time, runner capacity / task time).", "worker")
+	clusterEffective  = desc("n8n_cluster_effective_concurrency", "Sum of the workers' effective concurrency.")
+	clusterCeiling    = desc("n8n_cluster_ceiling_executions_per_second", "Sum of the workers' ceilings.")
+	clusterNoRunner   = desc("n8n_cluster_workers_without_runner", "Workers whose Code tasks no runner serves.")
+	serviceTime       = desc("n8n_service_time_seconds", "Time one execution holds a slot, per stage (job = worker, task = runner) and source.", "stage", "source")
+	serviceTimeUsed   = desc("n8n_exporter_service_time_used", "1 for the source whose service time the ceiling uses, per stage.", "stage", "source")
+	memWorkingSet     = desc("n8n_container_memory_working_set_bytes", "Usage minus inactive file cache, as docker stats shows.", containerLabels...)
+	memRSS            = desc("n8n_container_memory_rss_bytes", "Anonymous memory (total_rss on cgroup v1, anon on v2).", containerLabels...)
+	memLimit          = desc("n8n_container_memory_limit_bytes", "Memory limit; 0 = unlimited.", containerLabels...)
+	oomKilled         = desc("n8n_container_oom_killed", "1 if Docker reports the container OOM-killed or its cgroup counted an OOM kill.", containerLabels...)
+	oomKills          = desc("n8n_container_oom_kills_total", "OOM kills counted by the container's cgroup (processes inside, e.g. a runner under a supervisor).", containerLabels...)
+	restarts          = desc("n8n_container_restarts", "Docker's restart count for the container.", containerLabels...)
+	queueJobs         = desc("n8n_queue_jobs", "Bull jobs per state, read from Redis at scrape time.", "state")
+	sourceUp          = desc("n8n_exporter_source_up", "1 if the source answered in this scrape.", "source")
+	sourceDuration    = desc("n8n_exporter_source_duration_seconds", "Time the source took in this scrape.", "source")
+)
+
+var allDescs = []*prometheus.Desc{workerConcurrency, runnerLimit, workerRunnerCap, workerEffective, workerBottleneck,
+	workerCeiling, clusterEffective, clusterCeiling, clusterNoRunner, serviceTime, serviceTimeUsed, memWorkingSet,
+	memRSS, memLimit, oomKilled, oomKills, restarts, queueJobs, sourceUp, sourceDuration}
+
+// Describe sends the fixed descriptors.
+func (c *Collector) Describe(ch chan<- *prometheus.Desc) {
+	for _, d := range allDescs {
+		ch <- d
+	}
+}
+
+// Collect gathers a Report and emits it.
+func (c *Collector) Collect(ch chan<- prometheus.Metric) {
+	Emit(c.Gather(context.Background()), ch)
+}
+
+func gauge(ch chan<- prometheus.Metric, d *prometheus.Desc, v float64, labels ...string) {
+	ch <- prometheus.MustNewConstMetric(d, prometheus.GaugeValue, v, labels...)
+}
+
+// Emit turns a Report into const metrics.
+func Emit(r *Report, ch chan<- prometheus.Metric) {
+	emitTopology(r, ch)
+	emitVerdict(r, ch)
+	emitContainers(r, ch)
+	for _, m := range r.Measured {
+		gauge(ch, serviceTime, m.Time.Seconds(), m.Stage, m.Source)
+	}
+	for st, m := range r.Used {
+		gauge(ch, serviceTimeUsed, 1, st, m.Source)
+	}
+	for state, n := range r.Queue {
+		gauge(ch, queueJobs, float64(n), state)
+	}
+	for _, s := range r.Sources {
+		gauge(ch, sourceUp, b2f(s.Up), s.Name)
+		gauge(ch, sourceDuration, s.Duration.Seconds(), s.Name)
+	}
+}
+
+func emitTopology(r *Report, ch chan<- prometheus.Metric) {
+	for _, w := range r.Topology.Workers {
+		gauge(ch, workerConcurrency, float64(w.Worker.Concurrency), w.Worker.Name)
+		for _, a := range w.Runners {
+			gauge(ch, runnerLimit, float64(a.Runner.RunnerLimit), a.Runner.Name, w.Worker.Name)
+		}
+	}
+	for _, a := range r.Topology.Unpaired {
+		gauge(ch, runnerLimit, float64(a.Runner.RunnerLimit), a.Runner.Name, "")
+	}
+}
+
+func emitVerdict(r *Report, ch chan<- prometheus.Metric) {
+	v := r.Verdict
+	if v == nil {
+		return
+	}
+	for _, w := range v.Workers {
+		gauge(ch, workerRunnerCap, float64(w.RunnerCapacity), w.Name)
+		gauge(ch, workerEffective, float64(w.Effective), w.Name)
+		gauge(ch, workerBottleneck, b2f(w.Bottleneck == "runner"), w.Name, "runner")
+		gauge(ch, workerBottleneck, b2f(w.Bottleneck == "worker"), w.Name, "worker")
+		if v.HasCeiling() {
+			gauge(ch, workerCeiling, w.Ceiling, w.Name)
+		}
+	}
+	gauge(ch, clusterEffective, float64(v.Effective))
+	gauge(ch, clusterNoRunner, float64(v.WorkersWithoutRunner))
+	if v.HasCeiling() {
+		gauge(ch, clusterCeiling, v.Ceiling)
+	}
+}
+
+func emitContainers(r *Report, ch chan<- prometheus.Metric) {
+	for _, ct := range r.Containers {
+		l := []string{ct.Name, string(ct.Role)}
+		m, hasMem := r.Memory[ct.ID]
+		if hasMem {
+			gauge(ch, memWorkingSet, float64(m.WorkingSet), l...)
+			gauge(ch, memRSS, float64(m.RSS), l...)
+			gauge(ch, memLimit, float64(m.Limit), l...)
+			ch <- prometheus.MustNewConstMetric(oomKills, prometheus.CounterValue, float64(m.OOMKills), l...)
+		} else {
+			gauge(ch, memLimit, float64(max(0, ct.MemoryLimit)), l...)
+		}
+		gauge(ch, oomKilled, b2f(ct.OOMKilled || m.OOMKills > 0), l...)
+		gauge(ch, restarts, float64(ct.RestartCount), l...)
+	}
+}
+
+func b2f(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
+}

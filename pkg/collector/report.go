@@ -1,0 +1,41 @@
+package collector
+
+import (
+	"time"
+
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/capacity"
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/dockerstats"
+)
+
+// SourceResult is one source's outcome in one scrape.
+type SourceResult struct {
+	Name     string
+	Up       bool
+	Duration time.Duration
+	Err      string
+}
+
+// ServiceTime is one stage's time as one source measured it.
+type ServiceTime struct {
+	Stage  string // "job" or "task"
+	Source string // "redis", "n8n", "probe", "config"
+	Time   time.Duration
+	Note   string // how it was measured, for the landing page
+}
+
+// Report is everything one scrape learned; metrics and the landing page
+// are both rendered from it.
+type Report struct {
+	At         time.Time
+	Sources    []SourceResult
+	Containers []dockerstats.Container
+	Memory     map[string]dockerstats.Memory // by container ID
+	Topology   dockerstats.Topology
+	Queue      map[string]int64 // nil when Redis was not read
+	Measured   []ServiceTime
+	Used       map[string]ServiceTime // stage → the measurement the model used
+	Verdict    *capacity.Verdict      // nil without workers
+	VerdictErr string
+}
+
+func (r *Report) addSource(s SourceResult) { r.Sources = append(r.Sources, s) }
