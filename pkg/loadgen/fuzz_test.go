@@ -1,0 +1,38 @@
+package loadgen
+
+import (
+	"strings"
+	"testing"
+)
+
+// Hostile inputs must give an error or a value, never a panic.
+
+func FuzzBuildJSONBody(f *testing.F) {
+	f.Add(`{"sleep_ms":1000}`, "sleep_ms=3000")
+	f.Add(`{"a":{"b":1}}`, "a.b.c=[1,")
+	f.Add(``, "..=x")
+	f.Fuzz(func(t *testing.T, tmpl, set string) {
+		BuildJSONBody(tmpl, []string{set})
+	})
+}
+
+func FuzzParseExporter(f *testing.F) {
+	f.Add("n8n_worker_concurrency{worker=\"a\"} 4\nn8n_runner_max_concurrency{runner=\"r\",worker=\"a\"} 2\n")
+	f.Add("n8n_worker_concurrency{worker=\"a\"} NaN\nn8n_service_time_seconds{stage=\"job\"} +Inf\n")
+	f.Fuzz(func(t *testing.T, text string) {
+		ParseExporter(strings.NewReader(text))
+	})
+}
+
+func FuzzThresholdAndCheck(f *testing.F) {
+	f.Add("p95<60s")
+	f.Add("a.b==")
+	f.Fuzz(func(t *testing.T, expr string) {
+		if th, err := ParseThreshold(expr); err == nil {
+			th.Check(Summary{})
+		}
+		if c, err := ParseFieldCheck(expr); err == nil {
+			(Checks{Fields: []FieldCheck{c}}).Evaluate(200, []byte(expr))
+		}
+	})
+}
