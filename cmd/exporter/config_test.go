@@ -1,0 +1,90 @@
+package main
+
+import (
+	"io"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestConfigDefaults(t *testing.T) {
+	c, err := parseConfig(nil, nil, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Listen != ":9810" || c.RedisHost != "localhost" || c.RedisPort != 6379 || c.QueuePrefix != "bull" ||
+		!c.Discovery || c.ServiceTime != 0 || c.CgroupRoot != "/sys/fs/cgroup" || len(c.probes) != 0 {
+		t.Fatalf("defaults: %+v", c)
+	}
+}
+
+func TestConfigEnvAndFlags(t *testing.T) {
+	environ := []string{"EXPORTER_LISTEN=127.0.0.1:9999", "QUEUE_BULL_REDIS_PORT=6380", "QUEUE_BULL_PREFIX=n8nq",
+		"EXPORTER_SERVICE_TIME=3s", "EXPORTER_CONTAINER_LABEL=io.n8n-ceiling.lab=1", "N8N_METRICS_URL=http://127.0.0.1:5678/metrics"}
+	c, err := parseConfig([]string{"-queue-bull-redis-port", "6390", "-exporter-service-time=1500ms"}, environ, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Listen != "127.0.0.1:9999" || c.RedisPort != 6390 || c.QueuePrefix != "n8nq" || c.ServiceTime != 1500*time.Millisecond ||
+		c.ContainerLabel != "io.n8n-ceiling.lab=1" {
+		t.Fatalf("got %+v", c)
+	}
+}
+
+func TestConfigProbeOnly(t *testing.T) {
+	c, err := parseConfig(nil, []string{"EXPORTER_DISCOVERY=false", "PROBE_LISTEN=127.0.0.1:5711",
+		"PROBE_UPSTREAM=http://127.0.0.1:5689", "PROBE_NAME=runner-1", "EXPORTER_LISTEN=127.0.0.1:9821"}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Discovery || len(c.probes) != 1 || c.probes[0].Name != "runner-1" {
+		t.Fatalf("got %+v", c)
+	}
+}
+
+// Every invalid setting fails at start with a message naming the variable;
+// the offending value is never echoed (it might be a secret).
+func TestConfigErrorsNameTheVariable(t *testing.T) {
+	const secretish = "hunter2-value"
+	cases := map[string]string{
+		"EXPORTER_SERVICE_TIME=" + secretish:      "EXPORTER_SERVICE_TIME",
+		"EXPORTER_SERVICE_TIME=-2s":               "EXPORTER_SERVICE_TIME",
+		"QUEUE_BULL_REDIS_PORT=" + secretish:      "QUEUE_BULL_REDIS_PORT",
+		"QUEUE_BULL_REDIS_PORT=70000":             "QUEUE_BULL_REDIS_PORT",
+		"EXPORTER_LISTEN=9810":                    "EXPORTER_LISTEN",
+		"EXPORTER_CONTAINER_LABEL==v":             "EXPORTER_CONTAINER_LABEL",
+		"N8N_METRICS_URL=ftp://x/metrics":         "N8N_METRICS_URL",
+		"EXPORTER_DISCOVERY=" + secretish:         "EXPORTER_DISCOVERY",
+		"EXPORTER_DISCOVERY=false":                "EXPORTER_DISCOVERY",
+		"EXPORTER_SAMPLE_WINDOW=2s":               "EXPORTER_SAMPLE_WINDOW",
+		"EXPORTER_STATS_CONCURRENCY=0":            "EXPORTER_STATS_CONCURRENCY",
+		"EXPORTER_LOG_LEVEL=loud":                 "EXPORTER_LOG_LEVEL",
+		"PROBE_LISTEN=127.0.0.1:5711":             "PROBE_UPSTREAM",
+		"QUEUE_BULL_REDIS_DB=" + secretish:        "QUEUE_BULL_REDIS_DB",
+		"EXPORTER_SOURCE_TIMEOUT=" + secretish:    "EXPORTER_SOURCE_TIMEOUT",
+		"EXPORTER_SAMPLE_INTERVAL=" + secretish:   "EXPORTER_SAMPLE_INTERVAL",
+		"EXPORTER_CGROUP_ROOT=/sys/fs/cgroup":     "",
+		"QUEUE_BULL_REDIS_PASSWORD=" + secretish:  "",
+		"EXPORTER_CONTAINER_LABEL=com.example.x":  "",
+		"EXPORTER_LISTEN=[::1]:9810":              "",
+		"EXPORTER_SERVICE_TIME=2500ms":            "",
+		"N8N_METRICS_URL=https://main:5678/metri": "",
+	}
+	for kv, want := range cases {
+		_, err := parseConfig(nil, []string{kv}, io.Discard)
+		switch {
+		case want == "" && err != nil:
+			t.Errorf("%s: unexpected error %v", kv, err)
+		case want != "" && (err == nil || !strings.Contains(err.Error(), want)):
+			t.Errorf("%s: error %v, want one naming %s", kv, err, want)
+		case err != nil && strings.Contains(err.Error(), secretish):
+			t.Errorf("%s: error echoes the value: %v", kv, err)
+		}
+	}
+	if _, err := parseConfig([]string{"-exporter-service-time", "x"}, nil, io.Discard); err == nil || !strings.Contains(err.Error(), "EXPORTER_SERVICE_TIME") {
+		t.Errorf("flag error: %v", err)
+	}
+	if _, err := parseConfig([]string{"stray"}, nil, io.Discard); err == nil {
+		t.Error("stray argument accepted")
+	}
+}
