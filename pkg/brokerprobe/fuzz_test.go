@@ -2,39 +2,66 @@ package brokerprobe
 
 import (
 	"encoding/json"
+	"reflect"
 	"testing"
 )
 
-// FuzzParsePrefix checks the prefix parser never panics and agrees with
-// encoding/json on complete frames: it accepts only valid JSON, and then
-// reports the same type. Seeds live in testdata/fuzz/FuzzParsePrefix and
-// follow BRIEF section 2's message shapes.
+// FuzzParsePrefix checks the prefix scanner never panics and, on complete
+// frames, agrees with encoding/json both ways: it accepts exactly the
+// frames encoding/json decodes into the wanted fields, with the same
+// values. Seeds live in testdata/fuzz/FuzzParsePrefix and follow BRIEF
+// section 2's message shapes.
 func FuzzParsePrefix(f *testing.F) {
 	f.Add([]byte(`{"type":"runner:taskoffer","taskType":"javascript","offerId":"o","validFor":5000}`), false)
 	f.Fuzz(func(t *testing.T, data []byte, truncated bool) {
 		if len(data) > prefixLimit {
 			data = data[:prefixLimit]
 		}
-		fr, err := parsePrefix(data, truncated)
-		if err != nil {
-			if fr.Type != "" {
-				t.Fatalf("error %v with type %q", err, fr.Type)
-			}
-			return
+		got, err := parsePrefix(data, truncated)
+		if err != nil && !reflect.DeepEqual(got, frame{}) {
+			t.Fatalf("error %v with fields %+v", err, got)
 		}
-		if fr.Type == "" || len(fr.Name) > maxNameLen {
-			t.Fatalf("accepted frame %+v", fr)
+		if err == nil && (got.Type == "" || len(got.Name) > maxNameLen) {
+			t.Fatalf("accepted frame %+v", got)
 		}
 		if truncated {
 			return
 		}
-		var m map[string]json.RawMessage
-		if err := json.Unmarshal(data, &m); err != nil {
-			t.Fatalf("parser accepted invalid JSON %q: %v", data, err)
-		}
-		var typ string
-		if err := json.Unmarshal(m["type"], &typ); err != nil || typ != fr.Type {
-			t.Fatalf("type %q, encoding/json says %q (%v)", fr.Type, typ, err)
+		want, ok := referenceParse(data)
+		if ok != (err == nil) || !reflect.DeepEqual(got, want) {
+			t.Fatalf("%q: scanner %+v, %v; encoding/json %+v, ok %v", data, got, err, want, ok)
 		}
 	})
+}
+
+// referenceParse is the slow, obviously right version built on
+// encoding/json, with the same rules: an object with a non-empty string
+// type, wanted fields of the right JSON type, last duplicate wins.
+func referenceParse(data []byte) (frame, bool) {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(data, &m) != nil {
+		return frame{}, false
+	}
+	var f frame
+	strs := map[string]*string{"type": &f.Type, "taskId": &f.TaskID, "offerId": &f.OfferID, "name": &f.Name, "reason": &f.Reason}
+	for k, dst := range strs {
+		if raw, ok := m[k]; ok && json.Unmarshal(raw, dst) != nil {
+			return frame{}, false
+		}
+	}
+	if raw, ok := m["types"]; ok && json.Unmarshal(raw, &f.Types) != nil {
+		return frame{}, false
+	}
+	if raw, ok := m["validFor"]; ok {
+		var v float64
+		if raw[0] == 'n' || json.Unmarshal(raw, &v) != nil {
+			return frame{}, false
+		}
+		f.ValidFor, f.HasValidFor = int64(v), true
+	}
+	f.Name = truncate(f.Name, maxNameLen)
+	if f.Type == "" {
+		return frame{}, false
+	}
+	return f, true
 }

@@ -1,10 +1,10 @@
 package brokerprobe
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
-	"io"
+	"strconv"
+	"unicode/utf8"
 )
 
 // prefixLimit bounds how much of a frame the tap reads. Every field the
@@ -16,9 +16,12 @@ const prefixLimit = 4096
 const maxNameLen = 128
 
 var (
+	errCut       = errors.New("frame ends inside a JSON value")
+	errSyntax    = errors.New("invalid JSON")
 	errNotObject = errors.New("frame is not a JSON object")
 	errNoType    = errors.New("frame has no string type field")
 	errTrailing  = errors.New("data after the JSON object")
+	errFieldType = errors.New("field has the wrong JSON type")
 )
 
 // frame holds the top-level fields of one task-runner message that the
@@ -38,12 +41,16 @@ type frame struct {
 // truncated says prefix is only the start of a longer frame: running out of
 // input is then expected, and a value that touches the cut is ignored
 // because it may be incomplete (a number like 50 cut from 5000).
+//
+// It is a small hand-written scanner rather than encoding/json because it
+// runs on every relayed message: it validates the JSON grammar but only
+// decodes the few fields it needs. FuzzParsePrefix checks it against
+// encoding/json.
 func parsePrefix(prefix []byte, truncated bool) (frame, error) {
 	var f frame
-	dec := json.NewDecoder(bytes.NewReader(prefix))
-	dec.UseNumber()
-	err := parseObject(dec, &f, int64(len(prefix)), truncated)
-	if truncated && (errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF)) {
+	s := scanner{b: prefix}
+	err := s.object(&f, truncated)
+	if err == errCut && truncated {
 		err = nil
 	}
 	if err == nil && f.Type == "" {
@@ -55,105 +62,347 @@ func parsePrefix(prefix []byte, truncated bool) (frame, error) {
 	return f, nil
 }
 
-func parseObject(dec *json.Decoder, f *frame, size int64, truncated bool) error {
-	tok, err := dec.Token()
+// scanner walks a JSON text in b from position i.
+type scanner struct {
+	b []byte
+	i int
+}
+
+func (s *scanner) skipSpace() {
+	for s.i < len(s.b) {
+		switch s.b[s.i] {
+		case ' ', '\t', '\n', '\r':
+			s.i++
+		default:
+			return
+		}
+	}
+}
+
+// peek returns the next non-space byte, or errCut at the end.
+func (s *scanner) peek() (byte, error) {
+	s.skipSpace()
+	if s.i >= len(s.b) {
+		return 0, errCut
+	}
+	return s.b[s.i], nil
+}
+
+// object scans the top-level object, decoding wanted members into f.
+func (s *scanner) object(f *frame, truncated bool) error {
+	if c, err := s.peek(); err != nil || c != '{' {
+		if err != nil {
+			return err
+		}
+		return errNotObject
+	}
+	s.i++
+	for first := true; ; first = false {
+		c, err := s.peek()
+		if err != nil {
+			return err
+		}
+		if c == '}' && first {
+			s.i++
+			return s.end()
+		}
+		if err := s.member(f, truncated); err != nil {
+			return err
+		}
+		if c, err = s.peek(); err != nil {
+			return err
+		}
+		s.i++
+		if c == '}' {
+			return s.end()
+		}
+		if c != ',' {
+			return errSyntax
+		}
+	}
+}
+
+// member scans `"key": value` and decodes the value if f wants the key.
+func (s *scanner) member(f *frame, truncated bool) error {
+	key, err := s.value()
 	if err != nil {
 		return err
 	}
-	if tok != json.Delim('{') {
-		return errNotObject
+	if key[0] != '"' {
+		return errSyntax
 	}
-	for dec.More() {
-		tok, err := dec.Token()
+	if c, err := s.peek(); err != nil || c != ':' {
 		if err != nil {
 			return err
 		}
-		key, _ := tok.(string)
-		before := *f
-		err = f.decodeField(dec, key)
-		if err == nil && truncated && dec.InputOffset() >= size {
-			err = io.ErrUnexpectedEOF
-		}
-		if err != nil {
-			*f = before // a value cut by the prefix limit is not trusted
-			return err
-		}
+		return errSyntax
 	}
-	if _, err := dec.Token(); err != nil { // the closing brace
+	s.i++
+	raw, err := s.value()
+	if err != nil {
 		return err
 	}
-	if _, err := dec.Token(); err != io.EOF {
+	if truncated && s.i >= len(s.b) {
+		return errCut // a value touching the cut may be incomplete
+	}
+	return f.set(unquote(key), raw)
+}
+
+// end checks nothing but space follows the object.
+func (s *scanner) end() error {
+	s.skipSpace()
+	if s.i != len(s.b) {
 		return errTrailing
 	}
 	return nil
 }
 
-// decodeField decodes the value of key into f, or skips it.
-func (f *frame) decodeField(dec *json.Decoder, key string) error {
-	switch key {
-	case "type":
-		return decodeString(dec, &f.Type)
-	case "taskId":
-		return decodeString(dec, &f.TaskID)
-	case "offerId":
-		return decodeString(dec, &f.OfferID)
-	case "name":
-		err := decodeString(dec, &f.Name)
-		f.Name = truncate(f.Name, maxNameLen)
-		return err
-	case "reason":
-		return decodeString(dec, &f.Reason)
-	case "types":
-		var v []string
-		err := dec.Decode(&v)
-		f.Types = v
-		return err
-	case "validFor":
-		return f.decodeValidFor(dec)
-	}
-	return skipValue(dec)
-}
-
-func (f *frame) decodeValidFor(dec *json.Decoder) error {
-	var n json.Number
-	if err := dec.Decode(&n); err != nil {
-		return err
-	}
-	v, err := n.Float64()
+// value scans one JSON value and returns its raw bytes.
+func (s *scanner) value() ([]byte, error) {
+	c, err := s.peek()
 	if err != nil {
-		return err
+		return nil, err
 	}
-	f.ValidFor, f.HasValidFor = int64(v), true
-	return nil
+	start := s.i
+	switch {
+	case c == '"':
+		err = s.str()
+	case c == '{' || c == '[':
+		err = s.container()
+	case c == '-' || c >= '0' && c <= '9':
+		err = s.number()
+	case c == 't':
+		err = s.literal("true")
+	case c == 'f':
+		err = s.literal("false")
+	case c == 'n':
+		err = s.literal("null")
+	default:
+		err = errSyntax
+	}
+	return s.b[start:s.i], err
 }
 
-// decodeString decodes into a fresh value, so a repeated key set to null
-// clears the field as JSON.parse would.
-func decodeString(dec *json.Decoder, dst *string) error {
-	var s string
-	err := dec.Decode(&s)
-	*dst = s
-	return err
-}
-
-// skipValue consumes one JSON value of any depth.
-func skipValue(dec *json.Decoder) error {
-	depth := 0
-	for {
-		tok, err := dec.Token()
+// container scans an object or array (any depth) without decoding it.
+func (s *scanner) container() error {
+	open := s.b[s.i]
+	closer := byte(']')
+	if open == '{' {
+		closer = '}'
+	}
+	s.i++
+	for first := true; ; first = false {
+		c, err := s.peek()
 		if err != nil {
 			return err
 		}
-		switch tok {
-		case json.Delim('{'), json.Delim('['):
-			depth++
-		case json.Delim('}'), json.Delim(']'):
-			depth--
-		}
-		if depth == 0 {
+		if c == closer && first {
+			s.i++
 			return nil
 		}
+		if err := s.element(open == '{'); err != nil {
+			return err
+		}
+		if c, err = s.peek(); err != nil {
+			return err
+		}
+		s.i++
+		if c == closer {
+			return nil
+		}
+		if c != ',' {
+			return errSyntax
+		}
 	}
+}
+
+// element scans an array item, or an object member when keyed.
+func (s *scanner) element(keyed bool) error {
+	if keyed {
+		if c, err := s.peek(); err != nil || c != '"' {
+			if err != nil {
+				return err
+			}
+			return errSyntax
+		}
+		if err := s.str(); err != nil {
+			return err
+		}
+		if c, err := s.peek(); err != nil || c != ':' {
+			if err != nil {
+				return err
+			}
+			return errSyntax
+		}
+		s.i++
+	}
+	_, err := s.value()
+	return err
+}
+
+// str scans a string, checking escapes and control characters.
+func (s *scanner) str() error {
+	s.i++ // opening quote
+	for s.i < len(s.b) {
+		c := s.b[s.i]
+		switch {
+		case c == '"':
+			s.i++
+			return nil
+		case c == '\\':
+			if err := s.escape(); err != nil {
+				return err
+			}
+		case c < 0x20:
+			return errSyntax
+		default:
+			s.i++
+		}
+	}
+	return errCut
+}
+
+func (s *scanner) escape() error {
+	if s.i+1 >= len(s.b) {
+		return errCut
+	}
+	switch s.b[s.i+1] {
+	case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+		s.i += 2
+		return nil
+	case 'u':
+		s.i += 2
+		for range 4 {
+			if s.i >= len(s.b) {
+				return errCut
+			}
+			if !isHex(s.b[s.i]) {
+				return errSyntax
+			}
+			s.i++
+		}
+		return nil
+	}
+	return errSyntax
+}
+
+// number scans -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
+func (s *scanner) number() error {
+	if s.b[s.i] == '-' {
+		s.i++
+	}
+	if s.i >= len(s.b) {
+		return errCut
+	}
+	if s.b[s.i] == '0' {
+		s.i++
+	} else if err := s.digits(); err != nil {
+		return err
+	}
+	if s.i < len(s.b) && s.b[s.i] == '.' {
+		s.i++
+		if err := s.digits(); err != nil {
+			return err
+		}
+	}
+	if s.i < len(s.b) && (s.b[s.i] == 'e' || s.b[s.i] == 'E') {
+		s.i++
+		if s.i < len(s.b) && (s.b[s.i] == '+' || s.b[s.i] == '-') {
+			s.i++
+		}
+		return s.digits()
+	}
+	return nil
+}
+
+// digits scans one or more decimal digits.
+func (s *scanner) digits() error {
+	start := s.i
+	for s.i < len(s.b) && s.b[s.i] >= '0' && s.b[s.i] <= '9' {
+		s.i++
+	}
+	if s.i == start {
+		if s.i >= len(s.b) {
+			return errCut
+		}
+		return errSyntax
+	}
+	return nil
+}
+
+func (s *scanner) literal(word string) error {
+	for k := 0; k < len(word); k++ {
+		if s.i >= len(s.b) {
+			return errCut
+		}
+		if s.b[s.i] != word[k] {
+			return errSyntax
+		}
+		s.i++
+	}
+	return nil
+}
+
+func isHex(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+}
+
+// set decodes raw into the field named key; other keys are ignored.
+func (f *frame) set(key string, raw []byte) error {
+	var err error
+	switch key {
+	case "type":
+		f.Type, err = stringValue(raw)
+	case "taskId":
+		f.TaskID, err = stringValue(raw)
+	case "offerId":
+		f.OfferID, err = stringValue(raw)
+	case "reason":
+		f.Reason, err = stringValue(raw)
+	case "name":
+		f.Name, err = stringValue(raw)
+		f.Name = truncate(f.Name, maxNameLen)
+	case "types":
+		f.Types = nil
+		err = json.Unmarshal(raw, &f.Types)
+	case "validFor":
+		var v float64
+		v, err = strconv.ParseFloat(string(raw), 64)
+		f.ValidFor, f.HasValidFor = int64(v), err == nil
+	}
+	return err
+}
+
+// stringValue decodes a JSON string; null gives "" as in encoding/json.
+func stringValue(raw []byte) (string, error) {
+	switch raw[0] {
+	case '"':
+		return unquote(raw), nil
+	case 'n':
+		return "", nil
+	}
+	return "", errFieldType
+}
+
+// unquote decodes a scanned JSON string, taking the fast path when it has
+// no escapes and is valid UTF-8.
+func unquote(raw []byte) string {
+	inner := raw[1 : len(raw)-1]
+	if utf8.Valid(inner) && !containsByte(inner, '\\') {
+		return string(inner)
+	}
+	var s string
+	_ = json.Unmarshal(raw, &s) // raw was validated by str
+	return s
+}
+
+func containsByte(b []byte, c byte) bool {
+	for _, x := range b {
+		if x == c {
+			return true
+		}
+	}
+	return false
 }
 
 func truncate(s string, n int) string {
