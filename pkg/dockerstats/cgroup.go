@@ -40,9 +40,9 @@ func (r CgroupReader) Read(c Container) (Memory, error) {
 		return Memory{}, err
 	}
 	if r.v2 {
-		return readV2(dir)
+		return readMemoryDir(dir, v2Files)
 	}
-	return readV1(dir)
+	return readMemoryDir(dir, v1Files)
 }
 
 // dir tries the cgroupfs and systemd drivers' layouts, honouring a
@@ -67,32 +67,20 @@ func (r CgroupReader) dir(c Container) (string, error) {
 	return "", fmt.Errorf("%w: %s under %s", ErrNoCgroup, shortID(c.ID), base)
 }
 
-func readV1(dir string) (Memory, error) {
-	usage, err := readUint(filepath.Join(dir, "memory.usage_in_bytes"))
-	if err != nil {
-		return Memory{}, err
-	}
-	limit, err := readUint(filepath.Join(dir, "memory.limit_in_bytes"))
-	if err != nil {
-		return Memory{}, err
-	}
-	stat, err := readKeyValues(filepath.Join(dir, "memory.stat"))
-	if err != nil {
-		return Memory{}, err
-	}
-	m := fromStatMap(stat, usage, limit)
-	if oc, err := readKeyValues(filepath.Join(dir, "memory.oom_control")); err == nil {
-		m.OOMKills = oc["oom_kill"]
-	}
-	return m, nil
-}
+// memFiles names one hierarchy version's files.
+type memFiles struct{ usage, limit, oom string }
 
-func readV2(dir string) (Memory, error) {
-	usage, err := readUint(filepath.Join(dir, "memory.current"))
+var (
+	v1Files = memFiles{usage: "memory.usage_in_bytes", limit: "memory.limit_in_bytes", oom: "memory.oom_control"}
+	v2Files = memFiles{usage: "memory.current", limit: "memory.max", oom: "memory.events"}
+)
+
+func readMemoryDir(dir string, f memFiles) (Memory, error) {
+	usage, err := readUint(filepath.Join(dir, f.usage))
 	if err != nil {
 		return Memory{}, err
 	}
-	limit, err := readUint(filepath.Join(dir, "memory.max"))
+	limit, err := readUint(filepath.Join(dir, f.limit))
 	if err != nil {
 		return Memory{}, err
 	}
@@ -101,8 +89,9 @@ func readV2(dir string) (Memory, error) {
 		return Memory{}, err
 	}
 	m := fromStatMap(stat, usage, limit)
-	if ev, err := readKeyValues(filepath.Join(dir, "memory.events")); err == nil {
-		m.OOMKills = ev["oom_kill"]
+	// Both versions count OOM kills as "oom_kill N"; older kernels omit it.
+	if kv, err := readKeyValues(filepath.Join(dir, f.oom)); err == nil {
+		m.OOMKills = kv["oom_kill"]
 	}
 	return m, nil
 }
