@@ -45,6 +45,7 @@ type sweepFlags struct {
 	thresholds    stringList
 	metricsListen string
 	quiet         bool
+	from          string
 }
 
 func newSweepFlagSet(f *sweepFlags, stderr io.Writer) *flag.FlagSet {
@@ -75,6 +76,7 @@ func newSweepFlagSet(f *sweepFlags, stderr io.Writer) *flag.FlagSet {
 	fs.Var(&f.thresholds, "threshold", "pass/fail rule over the run, e.g. 'fail_rate<0.05' or 'p95<60s' (repeatable); exit 99 on failure")
 	fs.StringVar(&f.metricsListen, "metrics-listen", "127.0.0.1:9811", "serve loadctl_ metrics here during the sweep; empty disables")
 	fs.BoolVar(&f.quiet, "quiet", false, "no live progress")
+	fs.StringVar(&f.from, "from", "", "send no load: re-report a saved --out result (table, --csv, --report, --threshold)")
 	return fs
 }
 
@@ -90,6 +92,9 @@ func runSweep(args []string, stdout, stderr io.Writer) int {
 	if fs.NArg() > 0 {
 		fmt.Fprintf(stderr, "loadctl sweep: unexpected argument %q\n", fs.Arg(0))
 		return exitUsage
+	}
+	if f.from != "" {
+		return reReport(f, stdout, stderr)
 	}
 	sw, thresholds, err := buildSweep(f)
 	if err != nil {
@@ -111,6 +116,11 @@ func runSweep(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "loadctl sweep: %v\n", err)
 		return exitUsage
 	}
+	return finish(f, res, thresholds, stdout, stderr)
+}
+
+// finish checks thresholds, writes the outputs and picks the exit code.
+func finish(f sweepFlags, res *loadgen.Result, thresholds []loadgen.Threshold, stdout, stderr io.Writer) int {
 	failed := checkThresholds(res, thresholds)
 	if code := writeOutputs(f, res, stdout, stderr); code != exitOK {
 		return code
@@ -119,6 +129,36 @@ func runSweep(args []string, stdout, stderr io.Writer) int {
 		return exitThreshold
 	}
 	return exitOK
+}
+
+// reReport renders a saved result; its recorded thresholds are replaced by
+// the ones given now.
+func reReport(f sweepFlags, stdout, stderr io.Writer) int {
+	var ths []loadgen.Threshold
+	for _, expr := range f.thresholds {
+		th, err := loadgen.ParseThreshold(expr)
+		if err != nil {
+			fmt.Fprintf(stderr, "loadctl sweep: --threshold: %v\n", err)
+			return exitUsage
+		}
+		ths = append(ths, th)
+	}
+	fh, err := os.Open(f.from)
+	if err != nil {
+		fmt.Fprintf(stderr, "loadctl sweep: --from: %v\n", err)
+		return exitUsage
+	}
+	defer fh.Close()
+	res, err := loadgen.ReadJSON(fh)
+	if err != nil {
+		fmt.Fprintf(stderr, "loadctl sweep: --from %s: %v\n", f.from, err)
+		return exitUsage
+	}
+	if f.out == f.from {
+		f.out = "" // never overwrite the input
+	}
+	res.Thresholds = []loadgen.ThresholdResult{}
+	return finish(f, res, ths, stdout, stderr)
 }
 
 // buildSweep turns flags into a sweep; every error names its flag.

@@ -160,3 +160,25 @@ func TestSweepMetricsListenTaken(t *testing.T) {
 		t.Errorf("exit %d stderr %q", code, stderr.String())
 	}
 }
+
+func TestSweepFromSavedResult(t *testing.T) {
+	_, srv := newCapture(t)
+	dir := t.TempDir()
+	out, html := filepath.Join(dir, "r.json"), filepath.Join(dir, "r.html")
+	var stdout, stderr bytes.Buffer
+	if code := run(sweepArgs(srv.URL, "--vus", "1,2", "--out", out), &stdout, &stderr); code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	srv.Close() // re-reporting must not send load
+	stdout.Reset()
+	code := run([]string{"sweep", "--from", out, "--report", html, "--threshold", "p95<1us"}, &stdout, &stderr)
+	if code != exitThreshold || !strings.Contains(stdout.String(), "threshold p95<1us") {
+		t.Errorf("exit %d, table:\n%s", code, stdout.String())
+	}
+	if st, err := os.Stat(html); err != nil || st.Size() == 0 {
+		t.Errorf("report: %v", err)
+	}
+	if code := run([]string{"sweep", "--from", filepath.Join(dir, "missing.json")}, &stdout, &stderr); code != exitUsage {
+		t.Errorf("missing --from file: exit %d", code)
+	}
+}

@@ -1,6 +1,9 @@
 package loadgen
 
-import "testing"
+import (
+	"math"
+	"testing"
+)
 
 func pts(tl ...float64) []KneePoint {
 	var out []KneePoint
@@ -51,5 +54,22 @@ func TestAddsLittle(t *testing.T) {
 		if got := AddsLittle(c.pts); got != c.want {
 			t.Errorf("case %d: %v, want %v", i, got, c.want)
 		}
+	}
+}
+
+func TestKneePointsUseAllRequestsLatency(t *testing.T) {
+	steps := []StepResult{
+		{Figures: Summary{Throughput: 39.5, Requests: 79, LatencyAll: Latency{Count: 79, P50: 0.102}}},
+		// Past the ceiling nothing passes: every request timed out.
+		{Figures: Summary{Throughput: 0, Requests: 160, LatencyAll: Latency{Count: 100, P50: 0.3}}},
+		// Every start dropped: nothing completed at all.
+		{Figures: Summary{Throughput: 0, Requests: 320}},
+	}
+	pts := KneePoints(steps)
+	if pts[1].Latency != 0.3 || !math.IsInf(pts[2].Latency, 1) {
+		t.Errorf("points %+v", pts)
+	}
+	if k := FindKnee(pts); k != 0 {
+		t.Errorf("knee %d, want 0: throughput collapsed after the first step", k)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"time"
 )
 
@@ -90,11 +91,18 @@ func (s Step) Label() string {
 	return fmt.Sprintf("%g/s", s.Rate)
 }
 
-// KneePoints turns steps into the knee finder's input.
+// KneePoints turns steps into the knee finder's input. Latency is the p50
+// of every completed request, failures included: past the ceiling requests
+// time out, and those timeouts are the rising latency. A step where
+// nothing completed (all starts dropped) counts as infinitely slow.
 func KneePoints(steps []StepResult) []KneePoint {
 	pts := make([]KneePoint, len(steps))
 	for i, s := range steps {
-		pts[i] = KneePoint{Throughput: s.Figures.Throughput, Latency: s.Figures.Latency.P50}
+		lat := s.Figures.LatencyAll.P50
+		if s.Figures.LatencyAll.Count == 0 && s.Figures.Requests > 0 {
+			lat = math.Inf(1)
+		}
+		pts[i] = KneePoint{Throughput: s.Figures.Throughput, Latency: lat}
 	}
 	return pts
 }

@@ -96,6 +96,12 @@ func latencyChart(res *loadgen.Result) chart {
 		func(l loadgen.Latency) float64 { return l.P50 }, func(l loadgen.Latency) float64 { return l.P90 },
 		func(l loadgen.Latency) float64 { return l.P95 }, func(l loadgen.Latency) float64 { return l.P99 },
 	}
+	c.notes = map[int]string{}
+	for i, s := range res.Steps {
+		if s.Figures.Latency.Count == 0 {
+			c.notes[i] = "no request passed"
+		}
+	}
 	for i, name := range []string{"p50", "p90", "p95", "p99"} {
 		c.lines = append(c.lines, series{name: name, color: latencyColors[i], values: perStep(res, func(s loadgen.StepResult) float64 {
 			if s.Figures.Latency.Count == 0 {
@@ -110,7 +116,7 @@ func latencyChart(res *loadgen.Result) chart {
 func errorChart(res *loadgen.Result) chart {
 	c := chart{
 		title: "Error and check-failure rates per step (share of requests)", yLabel: "share of requests", labels: stepLabels(res),
-		mark: -1, yFmt: func(v float64) string { return fmt.Sprintf("%.3g%%", 100*v) }, minYMax: 0.01,
+		mark: -1, yFmt: func(v float64) string { return fmt.Sprintf("%.3g%%", 100*v) }, minYMax: 0.01, yCap: 1,
 	}
 	total := 0.0
 	for _, k := range loadgen.ErrorKinds() {

@@ -59,7 +59,7 @@ var pageTmpl = template.Must(template.New("report").Funcs(template.FuncMap{"mul1
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>loadctl sweep report</title>
 <style>
-body{font:15px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:24px auto;max-width:1100px;color:#222;padding:0 16px}
+body{font:15px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:24px auto;max-width:1180px;color:#222;padding:0 16px}
 h1{font-size:22px;margin:0 0 4px}h2{font-size:17px;margin:28px 0 8px}
 .sub{color:#555;margin:0 0 14px}.knee{font-size:17px;font-weight:600;background:#fff4e5;border-left:4px solid #e07b00;padding:8px 12px}
 .warn{background:#fdecea;border-left:4px solid #c62828;padding:8px 12px}
@@ -69,8 +69,8 @@ h1{font-size:22px;margin:0 0 4px}h2{font-size:17px;margin:28px 0 8px}
 .chart .ylabel{font-size:12px;text-anchor:middle;fill:#555}.chart .legend{font-size:12px;fill:#333}
 .chart .mark{fill:#e07b00;fill-opacity:.12}.chart .marktext{font-size:13px;font-weight:600;text-anchor:middle;fill:#b35f00}
 .chart .ref{stroke-width:2;stroke-dasharray:8 5}.chart .reftext{font-size:12px;font-weight:600;paint-order:stroke;stroke:#fff;stroke-width:4px}
-.chart .empty{font-size:14px;text-anchor:middle;fill:#2e7d32}
-.scroll{overflow-x:auto}table{border-collapse:collapse;font-size:12px;width:100%}th,td{padding:3px 5px;border-bottom:1px solid #e5e5e5;text-align:right;white-space:nowrap}
+.chart .note{font-size:13px;text-anchor:middle;fill:#c62828;font-weight:600}.chart .empty{font-size:14px;text-anchor:middle;fill:#2e7d32}
+.scroll{overflow-x:auto}table{border-collapse:collapse;font-size:12px;width:100%}th,td{padding:3px 4px;border-bottom:1px solid #e5e5e5;text-align:right;white-space:nowrap}
 th{background:#f5f5f5}tr.knee td{background:#fff4e5;font-weight:600}
 .ok{color:#2e7d32}.fail{color:#c62828;font-weight:600}code{font-size:13px}
 </style></head><body>

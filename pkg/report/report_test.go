@@ -165,3 +165,16 @@ func TestNiceCeil(t *testing.T) {
 		}
 	}
 }
+
+func TestErrorChartAxisStopsAtAllRequests(t *testing.T) {
+	res := &loadgen.Result{Steps: []loadgen.StepResult{
+		{Load: loadgen.Step{Rate: 80}, Figures: loadgen.Summary{Requests: 100, Errors: map[string]int64{"timeout": 70, "dropped": 30}}},
+	}}
+	c := errorChart(res)
+	if got := c.yMax(); got != 1 {
+		t.Errorf("error chart axis tops at %v, want 1 (100%%)", got)
+	}
+	if svg := latencyChart(res).svg(); !strings.Contains(svg, "no request passed") {
+		t.Error("a step without passing requests is not labelled in the latency chart")
+	}
+}

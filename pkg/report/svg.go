@@ -36,7 +36,9 @@ type chart struct {
 	markText string
 	yFmt     func(float64) string
 	minYMax  float64
-	empty    string // shown when there is nothing to plot
+	yCap     float64        // upper bound of the axis (1 for shares); 0 for none
+	notes    map[int]string // text shown inside a category, e.g. "none passed"
+	empty    string         // shown when there is nothing to plot
 }
 
 func (c chart) plotW() float64 { return chartW - padL - padR }
@@ -64,7 +66,11 @@ func (c chart) yMax() float64 {
 	if c.ref != nil {
 		top = max(top, c.ref.values[0])
 	}
-	return niceCeil(top * 1.08)
+	top = niceCeil(top * 1.08)
+	if c.yCap > 0 {
+		top = min(top, c.yCap)
+	}
+	return top
 }
 
 func finite(v float64) float64 {
@@ -101,6 +107,9 @@ func (c chart) svg() string {
 		c.drawLine(&b, l, yMax)
 	}
 	c.legend(&b)
+	for i, n := range c.notes {
+		fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" class="note">%s</text>`, c.cx(i), padT+c.plotH()-10, esc(n))
+	}
 	if c.empty != "" {
 		fmt.Fprintf(&b, `<text x="%.0f" y="%.0f" class="empty">%s</text>`, padL+c.plotW()/2, padT+c.plotH()/2, esc(c.empty))
 	}
