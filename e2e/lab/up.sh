@@ -54,7 +54,7 @@ if ! alive "$run/redis.pid" || ! redis-cli -p "$LAB_REDIS_PORT" ping >/dev/null 
   rm -f "$run/redis.pid"
   # No persistence: a restarted lab starts with an empty queue.
   redis-server --port "$LAB_REDIS_PORT" --bind 127.0.0.1 --save '' --appendonly no \
-    --daemonize no --logfile "$LAB_STATE/redis.log" >/dev/null 2>&1 &
+    --daemonize no --logfile "$LAB_STATE/redis.log" >/dev/null 2>&1 9>&- &
   echo $! >"$run/redis.pid"
   for _ in $(seq 1 50); do redis-cli -p "$LAB_REDIS_PORT" ping >/dev/null 2>&1 && break; sleep 0.1; done
   redis-cli -p "$LAB_REDIS_PORT" ping >/dev/null || die "redis did not start; see $LAB_STATE/redis.log"
@@ -63,7 +63,7 @@ fi
 pg_ver=$(ls /usr/lib/postgresql | sort -n | tail -1)
 if ! pg_isready -q -h 127.0.0.1 -p 5432; then
   pg_lsclusters -h | grep -q "^$pg_ver main" || pg_createcluster "$pg_ver" main >/dev/null
-  pg_ctlcluster "$pg_ver" main start
+  pg_ctlcluster "$pg_ver" main start 9>&-
   touch "$run/postgres.started-by-lab"
 fi
 psql_admin() { runuser -u postgres -- psql -qtAX -h /var/run/postgresql "$@"; }
@@ -77,7 +77,7 @@ fi
   psql_admin -c "create database n8n owner n8n"
 
 export DOCKER_HOST
-DOCKER_HOST=$(bash "$here/dockerd.sh")
+DOCKER_HOST=$(bash "$here/dockerd.sh" 9>&-)
 dk() { docker "$@"; }
 
 (cd "$repo" && go build -o "$LAB_STATE/bin/labctl" ./e2e/lab/labctl)
