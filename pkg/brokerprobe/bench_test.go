@@ -26,6 +26,9 @@ func BenchmarkRelay(b *testing.B) {
 	}
 }
 
+// peerBuffer sizes both benchmark peers, the same on both paths.
+const peerBuffer = 32 << 10
+
 type relayFigures struct {
 	msgsPerSec float64
 	p50, p99   time.Duration
@@ -113,7 +116,7 @@ func recvBench(b *testing.B, c *websocket.Conn, buf []byte) {
 
 // echoHandler is the local upstream: it streams every message back.
 func echoHandler() http.Handler {
-	up := websocket.Upgrader{ReadBufferSize: bufferSize, WriteBufferSize: bufferSize}
+	up := websocket.Upgrader{ReadBufferSize: peerBuffer, WriteBufferSize: peerBuffer}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		c, err := up.Upgrade(w, r, nil)
 		if err != nil {
@@ -137,7 +140,7 @@ func echoHandler() http.Handler {
 }
 
 func dialBench(b *testing.B, base string) *websocket.Conn {
-	d := websocket.Dialer{ReadBufferSize: bufferSize, WriteBufferSize: bufferSize}
+	d := websocket.Dialer{ReadBufferSize: peerBuffer, WriteBufferSize: peerBuffer}
 	c, _, err := d.Dial("ws"+strings.TrimPrefix(base, "http")+"/runners/_ws?id=bench", nil)
 	if err != nil {
 		b.Fatal(err)

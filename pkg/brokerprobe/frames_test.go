@@ -154,3 +154,43 @@ func readLargeFrame(t *testing.T, c *websocket.Conn) ([32]byte, int64) {
 	}
 	return [32]byte(h.Sum(nil)), n
 }
+
+// A backlog of small messages is coalesced into fewer writes; every
+// message must still arrive whole and in order, around a large frame and
+// a forwarded ping.
+func TestBacklogArrivesInOrder(t *testing.T) {
+	r := newRig(t)
+	runner, broker := r.connect(t, "r")
+	pinged := make(chan string, 1)
+	broker.SetPingHandler(func(d string) error { pinged <- d; return nil })
+	var msgs [][]byte
+	for i := range 500 {
+		size := 20 + i%300
+		if i == 250 {
+			size = 200 << 10 // larger than the batch limit
+		}
+		msgs = append(msgs, benchMessage(size+80))
+	}
+	go func() {
+		for i, m := range msgs {
+			if i == 100 {
+				_ = runner.WriteControl(websocket.PingMessage, []byte("mid"), time.Now().Add(5*time.Second))
+			}
+			if err := runner.WriteMessage(websocket.TextMessage, m); err != nil {
+				t.Error(err)
+				return
+			}
+		}
+	}()
+	for _, m := range msgs {
+		expectMessage(t, broker, websocket.TextMessage, m)
+	}
+	select {
+	case d := <-pinged:
+		if d != "mid" {
+			t.Fatalf("ping payload %q", d)
+		}
+	default:
+		t.Fatal("the runner's ping did not reach the broker")
+	}
+}

@@ -12,7 +12,8 @@ import (
 )
 
 const (
-	bufferSize   = 32 << 10
+	readBuffer   = 32 << 10  // held by every connection
+	writeBuffer  = 128 << 10 // pooled: held only while a message is written
 	dialTimeout  = 10 * time.Second
 	controlWait  = 5 * time.Second // longest a forwarded ping, pong or close may block
 	closeWait    = 5 * time.Second // how long the second side gets to answer a close
@@ -29,14 +30,14 @@ var writeBuffers = &sync.Pool{}
 func newWebsocketEnds() (websocket.Dialer, websocket.Upgrader) {
 	d := websocket.Dialer{
 		HandshakeTimeout: dialTimeout,
-		ReadBufferSize:   bufferSize,
-		WriteBufferSize:  bufferSize,
+		ReadBufferSize:   readBuffer,
+		WriteBufferSize:  writeBuffer,
 		WriteBufferPool:  writeBuffers,
 	}
 	u := websocket.Upgrader{
 		HandshakeTimeout: dialTimeout,
-		ReadBufferSize:   bufferSize,
-		WriteBufferSize:  bufferSize,
+		ReadBufferSize:   readBuffer,
+		WriteBufferSize:  writeBuffer,
 		WriteBufferPool:  writeBuffers,
 		// Origin policy is the broker's business; the probe only relays.
 		CheckOrigin: func(*http.Request) bool { return true },
@@ -53,6 +54,8 @@ func (p *Probe) serveRunner(w http.ResponseWriter, r *http.Request) {
 	target.Path, target.RawPath, target.RawQuery = r.URL.Path, r.URL.RawPath, r.URL.RawQuery
 	dialer := p.dialer
 	dialer.Subprotocols = websocket.Subprotocols(r)
+	var brokerBatch *batchConn
+	dialer.NetDialContext = batchDial(&brokerBatch)
 	broker, resp, err := dialer.DialContext(r.Context(), target.String(), forwardHeaders(r.Header))
 	if err != nil {
 		p.refuse(w, resp, err)
@@ -62,14 +65,14 @@ func (p *Probe) serveRunner(w http.ResponseWriter, r *http.Request) {
 	if sp := broker.Subprotocol(); sp != "" {
 		respHeader.Set("Sec-Websocket-Protocol", sp)
 	}
-	runner, err := p.upgrader.Upgrade(w, r, respHeader)
+	hj := &batchHijacker{ResponseWriter: w}
+	runner, err := p.upgrader.Upgrade(hj, r, respHeader)
 	if err != nil { // Upgrade has already answered the runner
-		_ = broker.WriteControl(websocket.CloseMessage,
-			websocket.FormatCloseMessage(websocket.CloseInternalServerErr, lostReason), time.Now().Add(controlWait))
+		sendClose(end{broker, brokerBatch}, websocket.FormatCloseMessage(websocket.CloseInternalServerErr, lostReason))
 		broker.Close()
 		return
 	}
-	p.relay(runner, broker, r.URL.Query().Get("id"))
+	p.relay(end{runner, hj.conn}, end{broker, brokerBatch}, r.URL.Query().Get("id"))
 }
 
 // refuse answers the runner when the broker did not upgrade.
@@ -110,11 +113,30 @@ func isHopHeader(k string) bool {
 	return false
 }
 
+// end is one side of the relay: the websocket and the batching
+// connection under it.
+type end struct {
+	ws    *websocket.Conn
+	batch *batchConn
+}
+
+// control writes a control frame and sends it at once.
+func (e end) control(messageType int, data []byte) {
+	_ = e.ws.WriteControl(messageType, data, time.Now().Add(controlWait))
+	_ = e.batch.Flush()
+}
+
+func (e end) close() {
+	_ = e.batch.Flush()
+	e.ws.Close()
+}
+
 // relay runs the two pumps until both sides are closed.
-func (p *Probe) relay(runner, broker *websocket.Conn, id string) {
+func (p *Probe) relay(runner, broker end, id string) {
 	state := newConnState(id, p.now(), p.tally)
 	p.track(state)
 	p.log.Info("runner connected", "id", state.id)
+	pair(runner.batch, broker.batch)
 	forwardControl(runner, broker)
 	forwardControl(broker, runner)
 
@@ -128,13 +150,13 @@ func (p *Probe) relay(runner, broker *websocket.Conn, id string) {
 	select {
 	case <-done:
 	case <-timer.C:
-		runner.Close()
-		broker.Close()
+		runner.ws.Close()
+		broker.ws.Close()
 		<-done
 	}
 	timer.Stop()
-	runner.Close()
-	broker.Close()
+	runner.close()
+	broker.close()
 
 	lost := state.close()
 	p.untrack(state)
@@ -148,30 +170,30 @@ func (p *Probe) relay(runner, broker *websocket.Conn, id string) {
 // instead of being answered here, so the broker's heartbeat still tests
 // the runner. A close from one side is answered by the other side's own
 // close frame, relayed by the pump, not by the probe.
-func forwardControl(from, to *websocket.Conn) {
-	from.SetPingHandler(func(data string) error {
-		_ = to.WriteControl(websocket.PingMessage, []byte(data), time.Now().Add(controlWait))
+func forwardControl(from, to end) {
+	from.ws.SetPingHandler(func(data string) error {
+		to.control(websocket.PingMessage, []byte(data))
 		return nil
 	})
-	from.SetPongHandler(func(data string) error {
-		_ = to.WriteControl(websocket.PongMessage, []byte(data), time.Now().Add(controlWait))
+	from.ws.SetPongHandler(func(data string) error {
+		to.control(websocket.PongMessage, []byte(data))
 		return nil
 	})
-	from.SetCloseHandler(func(int, string) error { return nil })
+	from.ws.SetCloseHandler(func(int, string) error { return nil })
 }
 
 // pump relays messages from src to dst until src ends, then closes dst
 // with src's close code, or 1011 when src failed or dst could not be
 // written. It returns the error that ended it.
-func (p *Probe) pump(src, dst *websocket.Conn, state *connState, dir int) error {
+func (p *Probe) pump(src, dst end, state *connState, dir int) error {
 	prefix := make([]byte, prefixLimit)
 	for {
-		mt, r, err := src.NextReader()
+		mt, r, err := src.ws.NextReader()
 		if err != nil {
 			sendClose(dst, closePayload(err))
 			return err
 		}
-		err = p.forward(dst, mt, r, prefix, state, dir)
+		err = p.forward(dst.ws, mt, r, prefix, state, dir)
 		var rerr readError
 		switch {
 		case errors.As(err, &rerr):
@@ -256,8 +278,8 @@ func closePayload(err error) []byte {
 	return websocket.FormatCloseMessage(websocket.CloseInternalServerErr, lostReason)
 }
 
-func sendClose(c *websocket.Conn, payload []byte) {
-	_ = c.WriteControl(websocket.CloseMessage, payload, time.Now().Add(controlWait))
+func sendClose(e end, payload []byte) {
+	e.control(websocket.CloseMessage, payload)
 }
 
 func closeText(err error) string {
