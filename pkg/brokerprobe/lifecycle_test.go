@@ -91,11 +91,8 @@ n8n_runner_tasks_total{outcome="rejected",probe="test"} 0
 func TestRunnerKilledMidTask(t *testing.T) {
 	r := newRig(t)
 	runner, broker := r.connect(t, "r")
-	for i := 1; i <= 2; i++ {
-		relayText(t, runner, broker, fmt.Sprintf(`{"type":"runner:taskoffer","taskType":"javascript","offerId":"o%d","validFor":5000}`, i))
-		relayText(t, broker, runner, fmt.Sprintf(`{"type":"broker:taskofferaccept","taskId":"t%d","offerId":"o%d"}`, i, i))
-		relayText(t, runner, broker, fmt.Sprintf(`{"type":"runner:taskaccepted","taskId":"t%d"}`, i))
-	}
+	startTask(t, runner, broker, "t1")
+	startTask(t, runner, broker, "t2")
 	assertStats(t, r.probe, 2, 0, 2)
 	runner.NetConn().Close() // no close frame: the process died
 	expectClose(t, broker, websocket.CloseInternalServerErr, lostReason)
@@ -109,15 +106,21 @@ func TestRunnerKilledMidTask(t *testing.T) {
 	}
 }
 
+// startTask relays an offer, the broker's accept and the runner's accept.
+func startTask(t *testing.T, runner, broker *websocket.Conn, taskID string) {
+	t.Helper()
+	relayText(t, runner, broker, fmt.Sprintf(`{"type":"runner:taskoffer","taskType":"javascript","offerId":"o-%s","validFor":5000}`, taskID))
+	relayText(t, broker, runner, fmt.Sprintf(`{"type":"broker:taskofferaccept","taskId":"%s","offerId":"o-%s"}`, taskID, taskID))
+	relayText(t, runner, broker, fmt.Sprintf(`{"type":"runner:taskaccepted","taskId":"%s"}`, taskID))
+}
+
 // The broker drains, then shuts down with 1001: the runner gets the same
 // code and reason, the runner's answer reaches the broker, and the task
 // still running is lost.
 func TestBrokerDrainThenGoingAway(t *testing.T) {
 	r := newRig(t)
 	runner, broker := r.connect(t, "r")
-	relayText(t, runner, broker, `{"type":"runner:taskoffer","taskType":"javascript","offerId":"o1","validFor":5000}`)
-	relayText(t, broker, runner, `{"type":"broker:taskofferaccept","taskId":"t1","offerId":"o1"}`)
-	relayText(t, runner, broker, `{"type":"runner:taskaccepted","taskId":"t1"}`)
+	startTask(t, runner, broker, "t1")
 	relayText(t, broker, runner, `{"type":"broker:drain"}`)
 	if c := r.probe.Connections(); len(c) != 1 || !c[0].Draining {
 		t.Fatalf("drain not tracked: %+v", c)

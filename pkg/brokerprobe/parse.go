@@ -96,48 +96,18 @@ func (s *scanner) object(f *frame, truncated bool) error {
 		}
 		return errNotObject
 	}
-	s.i++
-	for first := true; ; first = false {
-		c, err := s.peek()
-		if err != nil {
-			return err
-		}
-		if c == '}' && first {
-			s.i++
-			return s.end()
-		}
-		if err := s.member(f, truncated); err != nil {
-			return err
-		}
-		if c, err = s.peek(); err != nil {
-			return err
-		}
-		s.i++
-		if c == '}' {
-			return s.end()
-		}
-		if c != ',' {
-			return errSyntax
-		}
+	if err := s.list('}', func() error { return s.member(f, truncated) }); err != nil {
+		return err
 	}
+	return s.end()
 }
 
 // member scans `"key": value` and decodes the value if f wants the key.
 func (s *scanner) member(f *frame, truncated bool) error {
-	key, err := s.value()
+	key, err := s.key()
 	if err != nil {
 		return err
 	}
-	if key[0] != '"' {
-		return errSyntax
-	}
-	if c, err := s.peek(); err != nil || c != ':' {
-		if err != nil {
-			return err
-		}
-		return errSyntax
-	}
-	s.i++
 	raw, err := s.value()
 	if err != nil {
 		return err
@@ -167,8 +137,10 @@ func (s *scanner) value() ([]byte, error) {
 	switch {
 	case c == '"':
 		err = s.str()
-	case c == '{' || c == '[':
-		err = s.container()
+	case c == '{':
+		err = s.list('}', func() error { return s.skipMember() })
+	case c == '[':
+		err = s.list(']', func() error { _, err := s.value(); return err })
 	case c == '-' || c >= '0' && c <= '9':
 		err = s.number()
 	case c == 't':
@@ -183,14 +155,10 @@ func (s *scanner) value() ([]byte, error) {
 	return s.b[start:s.i], err
 }
 
-// container scans an object or array (any depth) without decoding it.
-func (s *scanner) container() error {
-	open := s.b[s.i]
-	closer := byte(']')
-	if open == '{' {
-		closer = '}'
-	}
-	s.i++
+// list scans the items of an object or array from its opening bracket to
+// closer, calling item for each.
+func (s *scanner) list(closer byte, item func() error) error {
+	s.i++ // the opening bracket
 	for first := true; ; first = false {
 		c, err := s.peek()
 		if err != nil {
@@ -200,7 +168,7 @@ func (s *scanner) container() error {
 			s.i++
 			return nil
 		}
-		if err := s.element(open == '{'); err != nil {
+		if err := item(); err != nil {
 			return err
 		}
 		if c, err = s.peek(); err != nil {
@@ -216,25 +184,34 @@ func (s *scanner) container() error {
 	}
 }
 
-// element scans an array item, or an object member when keyed.
-func (s *scanner) element(keyed bool) error {
-	if keyed {
-		if c, err := s.peek(); err != nil || c != '"' {
-			if err != nil {
-				return err
-			}
-			return errSyntax
-		}
-		if err := s.str(); err != nil {
-			return err
-		}
-		if c, err := s.peek(); err != nil || c != ':' {
-			if err != nil {
-				return err
-			}
-			return errSyntax
-		}
-		s.i++
+// key scans `"key":` and returns the raw quoted key.
+func (s *scanner) key() ([]byte, error) {
+	c, err := s.peek()
+	if err != nil {
+		return nil, err
+	}
+	if c != '"' {
+		return nil, errSyntax
+	}
+	start := s.i
+	if err := s.str(); err != nil {
+		return nil, err
+	}
+	raw := s.b[start:s.i]
+	if c, err = s.peek(); err != nil {
+		return nil, err
+	}
+	if c != ':' {
+		return nil, errSyntax
+	}
+	s.i++
+	return raw, nil
+}
+
+// skipMember scans a member of a nested object without decoding it.
+func (s *scanner) skipMember() error {
+	if _, err := s.key(); err != nil {
+		return err
 	}
 	_, err := s.value()
 	return err
