@@ -45,14 +45,14 @@ func (p *vuPool) vu(ctx context.Context, stop <-chan struct{}) {
 		}
 		start := time.Now()
 		p.rec.inflight.Add(1)
-		o, ok := p.target.Hit(ctx)
+		r := p.target.Hit(ctx)
 		p.rec.inflight.Add(-1)
-		if !ok {
+		if r.Cancelled {
 			return
 		}
 		end := time.Now()
-		p.rec.record(end, end.Sub(start), o)
-		if o == OutcomeConnection {
+		p.rec.record(end, end.Sub(start), r)
+		if r.Outcome == OutcomeConnection {
 			pause(ctx, stop, connErrorPause)
 		}
 	}

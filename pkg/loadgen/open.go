@@ -45,7 +45,7 @@ func (p *pacer) dispatch(ctx context.Context, due time.Time) {
 	select {
 	case p.slots <- struct{}{}:
 	default:
-		p.rec.record(due, 0, OutcomeDropped)
+		p.rec.record(due, 0, Reply{Outcome: OutcomeDropped, Detail: "no in-flight slot free at the intended start"})
 		return
 	}
 	if now.Sub(due) > p.lateAfter {
@@ -58,12 +58,12 @@ func (p *pacer) dispatch(ctx context.Context, due time.Time) {
 
 func (p *pacer) fire(ctx context.Context, due time.Time) {
 	defer p.wg.Done()
-	o, ok := p.target.Hit(ctx)
+	r := p.target.Hit(ctx)
 	p.rec.inflight.Add(-1)
 	<-p.slots
-	if ok {
+	if !r.Cancelled {
 		end := time.Now()
-		p.rec.record(end, end.Sub(due), o)
+		p.rec.record(end, end.Sub(due), r)
 	}
 }
 

@@ -31,11 +31,11 @@ func (r *recorder) inWindow(t time.Time) bool {
 
 // record files a result that completed at end (dropped starts: at their
 // intended start).
-func (r *recorder) record(end time.Time, lat time.Duration, o Outcome) {
-	r.metrics.observe(lat, o)
+func (r *recorder) record(end time.Time, lat time.Duration, rep Reply) {
+	r.metrics.observe(lat, rep.Outcome)
 	r.mu.Lock()
 	if r.inWindow(end) {
-		r.stats.add(lat, o)
+		r.stats.add(lat, rep)
 	}
 	r.mu.Unlock()
 }

@@ -22,6 +22,7 @@ type stepStats struct {
 	passing  *hdrhistogram.Histogram // latency of passing requests
 	all      *hdrhistogram.Histogram // latency of every completed request
 	counts   [numOutcomes]int64
+	examples [numOutcomes]string // first detail seen per error kind
 	late     int64
 	inflight float64 // sum of in-flight samples
 	samples  int64
@@ -31,8 +32,12 @@ func newStepStats() *stepStats {
 	return &stepStats{passing: newHist(), all: newHist()}
 }
 
-func (s *stepStats) add(lat time.Duration, o Outcome) {
+func (s *stepStats) add(lat time.Duration, rep Reply) {
+	o := rep.Outcome
 	s.counts[o]++
+	if s.examples[o] == "" {
+		s.examples[o] = rep.Detail
+	}
 	if o == OutcomeDropped {
 		return // never sent: it has no latency
 	}
@@ -49,6 +54,9 @@ func (s *stepStats) merge(o *stepStats) {
 	s.all.Merge(o.all)
 	for i := range s.counts {
 		s.counts[i] += o.counts[i]
+		if s.examples[i] == "" {
+			s.examples[i] = o.examples[i]
+		}
 	}
 	s.late += o.late
 	s.inflight += o.inflight
@@ -58,17 +66,18 @@ func (s *stepStats) merge(o *stepStats) {
 // Summary is the figures of one step or of the whole run, in report
 // order. Times are seconds so the JSON needs no Go duration parsing.
 type Summary struct {
-	WindowSeconds float64          `json:"window_seconds"`
-	Requests      int64            `json:"requests"` // completed in the window, plus dropped starts
-	Passed        int64            `json:"passed"`
-	PassRate      float64          `json:"pass_rate"`
-	ErrorRate     float64          `json:"error_rate"`
-	Errors        map[string]int64 `json:"errors"`                // by kind: status, timeout, connection, check, dropped
-	Throughput    float64          `json:"throughput_per_second"` // passing requests per second
-	Latency       Latency          `json:"latency"`               // passing requests only: fast failures must not look fast
-	LatencyAll    Latency          `json:"latency_all"`           // every completed request
-	MeanInFlight  float64          `json:"mean_in_flight"`
-	Late          int64            `json:"late_starts"` // open loop: started later than LateAfter
+	WindowSeconds float64           `json:"window_seconds"`
+	Requests      int64             `json:"requests"` // completed in the window, plus dropped starts
+	Passed        int64             `json:"passed"`
+	PassRate      float64           `json:"pass_rate"`
+	ErrorRate     float64           `json:"error_rate"`
+	Errors        map[string]int64  `json:"errors"`                   // by kind: status, timeout, connection, check, dropped
+	ErrorExamples map[string]string `json:"error_examples,omitempty"` // first error message per kind
+	Throughput    float64           `json:"throughput_per_second"`    // passing requests per second
+	Latency       Latency           `json:"latency"`                  // passing requests only: fast failures must not look fast
+	LatencyAll    Latency           `json:"latency_all"`              // every completed request
+	MeanInFlight  float64           `json:"mean_in_flight"`
+	Late          int64             `json:"late_starts"` // open loop: started later than LateAfter
 }
 
 // Latency is a percentile summary in seconds.
@@ -103,6 +112,12 @@ func (s *stepStats) summary(window time.Duration) Summary {
 	}
 	for _, k := range ErrorKinds() {
 		sum.Errors[k.String()] = s.counts[k]
+		if s.examples[k] != "" {
+			if sum.ErrorExamples == nil {
+				sum.ErrorExamples = map[string]string{}
+			}
+			sum.ErrorExamples[k.String()] = s.examples[k]
+		}
 	}
 	if sum.Requests > 0 {
 		sum.PassRate = float64(sum.Passed) / float64(sum.Requests)

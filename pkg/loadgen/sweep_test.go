@@ -123,6 +123,11 @@ func TestOutcomesByKindAndRoundRobin(t *testing.T) {
 	if f.Errors["connection"] != 0 || f.Errors["dropped"] != 0 {
 		t.Errorf("unexpected errors %v", f.Errors)
 	}
+	ex := f.ErrorExamples
+	if !strings.Contains(ex["status"], "500") || !strings.Contains(ex["check"], `ok==true failed on body "{\"ok\":false}"`) ||
+		ex["timeout"] == "" || len(ex) != 3 {
+		t.Errorf("error examples %q", ex)
+	}
 	if math.Abs(f.PassRate+f.ErrorRate-1) > 1e-9 || f.ErrorRate < 0.7 {
 		t.Errorf("pass %v error %v", f.PassRate, f.ErrorRate)
 	}
@@ -153,6 +158,9 @@ func TestConnectionRefusedIsCountedNotFatal(t *testing.T) {
 	}
 	if f.Latency.Count != 0 || f.Latency.P95 != 0 {
 		t.Errorf("failed requests leaked into passing latency: %+v", f.Latency)
+	}
+	if !strings.Contains(f.ErrorExamples["connection"], "refused") {
+		t.Errorf("connection example %q", f.ErrorExamples["connection"])
 	}
 }
 

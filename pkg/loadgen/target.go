@@ -9,6 +9,8 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 )
@@ -30,7 +32,11 @@ type Target struct {
 	Checks      Checks
 	Client      *http.Client
 
-	next atomic.Uint64
+	next    atomic.Uint64
+	once    sync.Once
+	parsed  []*url.URL
+	header  http.Header
+	prepErr error
 }
 
 // NewClient returns an HTTP client sized for maxConns concurrent requests,
@@ -64,22 +70,32 @@ func (t *Target) Validate() error {
 	return nil
 }
 
-// Hit sends one request and classifies it. ok is false when ctx was
-// cancelled: the sweep is ending and the request says nothing about the
+// Reply is one request's outcome. Detail says what went wrong (an HTTP
+// status, a transport error) and is empty on a pass. Cancelled means ctx
+// ended: the sweep is stopping and the request says nothing about the
 // target.
-func (t *Target) Hit(ctx context.Context) (o Outcome, ok bool) {
-	u := t.URLs[int((t.next.Add(1)-1)%uint64(len(t.URLs)))]
-	req, err := http.NewRequestWithContext(ctx, t.methodOrPost(), u, bytes.NewReader(t.Body))
-	if err != nil {
-		return OutcomeConnection, true
+type Reply struct {
+	Outcome   Outcome
+	Detail    string
+	Cancelled bool
+}
+
+// Hit sends one request and classifies it.
+func (t *Target) Hit(ctx context.Context) Reply {
+	t.once.Do(t.prepare)
+	if t.prepErr != nil {
+		return Reply{Outcome: OutcomeConnection, Detail: t.prepErr.Error()}
 	}
-	for k, v := range t.Header {
-		req.Header[k] = v
+	u := t.parsed[int((t.next.Add(1)-1)%uint64(len(t.parsed)))]
+	req := &http.Request{
+		Method: t.methodOrPost(), URL: u, Host: u.Host,
+		Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1,
+		Header: t.header, Body: io.NopCloser(bytes.NewReader(t.Body)), ContentLength: int64(len(t.Body)),
 	}
-	if t.ContentType != "" && req.Header.Get("Content-Type") == "" {
-		req.Header.Set("Content-Type", t.ContentType)
+	if len(t.Body) == 0 {
+		req.Body = http.NoBody
 	}
-	resp, err := t.Client.Do(req)
+	resp, err := t.Client.Do(req.WithContext(ctx))
 	if err != nil {
 		return classify(ctx, err)
 	}
@@ -88,7 +104,49 @@ func (t *Target) Hit(ctx context.Context) (o Outcome, ok bool) {
 	if err != nil {
 		return classify(ctx, err)
 	}
-	return t.Checks.Evaluate(resp.StatusCode, body), true
+	switch o := t.Checks.Evaluate(resp.StatusCode, body); o {
+	case OutcomePass:
+		return Reply{Outcome: o}
+	case OutcomeStatus:
+		return Reply{Outcome: o, Detail: "HTTP " + resp.Status}
+	default:
+		return Reply{Outcome: o, Detail: checkDetail(t.Checks, body)}
+	}
+}
+
+// checkDetail names the failed checks and shows the start of the body, so
+// a report says what came back instead of only that it was wrong.
+func checkDetail(c Checks, body []byte) string {
+	exprs := make([]string, len(c.Fields))
+	for i, f := range c.Fields {
+		exprs[i] = f.Expr
+	}
+	const show = 120
+	if len(body) > show {
+		body = append(body[:show:show], "…"...)
+	}
+	return fmt.Sprintf("check %s failed on body %q", strings.Join(exprs, ", "), body)
+}
+
+// prepare parses the URLs and builds the header set once. The header map
+// is shared read-only by every request: neither Client.Do (without a
+// cookie jar) nor the transport writes to it.
+func (t *Target) prepare() {
+	t.header = t.Header.Clone()
+	if t.header == nil {
+		t.header = http.Header{}
+	}
+	if t.ContentType != "" && t.header.Get("Content-Type") == "" {
+		t.header.Set("Content-Type", t.ContentType)
+	}
+	for _, raw := range t.URLs {
+		u, err := url.Parse(raw)
+		if err != nil {
+			t.prepErr = err
+			return
+		}
+		t.parsed = append(t.parsed, u)
+	}
 }
 
 func (t *Target) methodOrPost() string {
@@ -112,13 +170,13 @@ func (t *Target) readBody(r io.Reader) ([]byte, error) {
 	return kept, err
 }
 
-func classify(ctx context.Context, err error) (Outcome, bool) {
+func classify(ctx context.Context, err error) Reply {
 	if ctx.Err() != nil {
-		return 0, false
+		return Reply{Cancelled: true}
 	}
 	var ne net.Error
 	if errors.Is(err, context.DeadlineExceeded) || (errors.As(err, &ne) && ne.Timeout()) {
-		return OutcomeTimeout, true
+		return Reply{Outcome: OutcomeTimeout, Detail: err.Error()}
 	}
-	return OutcomeConnection, true
+	return Reply{Outcome: OutcomeConnection, Detail: err.Error()}
 }

@@ -21,7 +21,8 @@ func HTML(w io.Writer, res *loadgen.Result) error {
 			template.HTML(latencyChart(res).svg()),
 			template.HTML(errorChart(res).svg()),
 		},
-		Plan: planLine(res),
+		Plan:     planLine(res),
+		Examples: ErrorExampleLines(res),
 	}
 	page.Head = header(cols)
 	for _, r := range rows(res) {
@@ -34,6 +35,7 @@ type htmlPage struct {
 	Res      *loadgen.Result
 	KneeLine string
 	Plan     string
+	Examples []string
 	Charts   []template.HTML
 	Head     []string
 	Rows     []htmlRow
@@ -62,7 +64,7 @@ var pageTmpl = template.Must(template.New("report").Funcs(template.FuncMap{"mul1
 body{font:15px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:24px auto;max-width:1180px;color:#222;padding:0 16px}
 h1{font-size:22px;margin:0 0 4px}h2{font-size:17px;margin:28px 0 8px}
 .sub{color:#555;margin:0 0 14px}.knee{font-size:17px;font-weight:600;background:#fff4e5;border-left:4px solid #e07b00;padding:8px 12px}
-.warn{background:#fdecea;border-left:4px solid #c62828;padding:8px 12px}
+.warn{background:#fdecea;border-left:4px solid #c62828;padding:8px 12px 8px 28px;overflow-wrap:anywhere}
 .chart{width:100%;height:auto;display:block;margin:8px 0 18px;border:1px solid #e3e3e3;border-radius:6px;background:#fff}
 .chart .title{font-size:16px;font-weight:600;fill:#222}.chart .grid{stroke:#eee}.chart .axis{stroke:#999}
 .chart .ytick{font-size:12px;text-anchor:end;fill:#555}.chart .xtick{font-size:13px;text-anchor:middle;fill:#333}
@@ -77,6 +79,7 @@ th{background:#f5f5f5}tr.knee td{background:#fff4e5;font-weight:600}
 <h1>loadctl sweep report</h1>
 <p class="sub">{{.Plan}} · started {{.Res.Started.Format "2006-01-02 15:04:05 MST"}} · schema {{.Res.Schema}}</p>
 <p class="knee">{{.KneeLine}}</p>
+{{with .Examples}}<ul class="warn">{{range .}}<li>{{.}}</li>{{end}}</ul>{{end}}
 {{if .Res.Interrupted}}<p class="warn">The sweep was interrupted; the last step may be short.</p>{{end}}
 <h2>Read in this order: pass rate → errors → throughput → latency</h2>
 {{range .Charts}}{{.}}

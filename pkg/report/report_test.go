@@ -178,3 +178,17 @@ func TestErrorChartAxisStopsAtAllRequests(t *testing.T) {
 		t.Error("a step without passing requests is not labelled in the latency chart")
 	}
 }
+
+func TestTableNamesFirstErrors(t *testing.T) {
+	res := &loadgen.Result{Total: loadgen.Summary{ErrorExamples: map[string]string{
+		"connection": "dial tcp 127.0.0.1:5679: connect: connection refused", "status": "HTTP 502 Bad Gateway"}}}
+	var buf bytes.Buffer
+	if err := Table(&buf, res); err != nil {
+		t.Fatal(err)
+	}
+	out := buf.String()
+	st, conn := strings.Index(out, "first status error: HTTP 502"), strings.Index(out, "first connection error: dial tcp")
+	if st < 0 || conn < 0 || st > conn {
+		t.Errorf("table output:\n%s", out)
+	}
+}

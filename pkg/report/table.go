@@ -21,6 +21,9 @@ func Table(w io.Writer, res *loadgen.Result) error {
 		return err
 	}
 	fmt.Fprintln(w, KneeLine(res))
+	for _, line := range ErrorExampleLines(res) {
+		fmt.Fprintln(w, line)
+	}
 	if res.Interrupted {
 		fmt.Fprintln(w, "sweep interrupted: the last step may be short")
 	}
@@ -48,4 +51,16 @@ func verdict(ok bool) string {
 		return "ok"
 	}
 	return "FAILED"
+}
+
+// ErrorExampleLines shows the first error of each kind over the run, so a
+// wrong port or a failing check is named, not just counted.
+func ErrorExampleLines(res *loadgen.Result) []string {
+	var out []string
+	for _, k := range loadgen.ErrorKinds() {
+		if ex, ok := res.Total.ErrorExamples[k.String()]; ok {
+			out = append(out, fmt.Sprintf("first %s error: %s", k, ex))
+		}
+	}
+	return out
 }
