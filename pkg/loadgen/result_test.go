@@ -10,7 +10,7 @@ import (
 
 func TestResultJSONRoundTrip(t *testing.T) {
 	srv := delayServer(t, 20*time.Millisecond)
-	tgt := okTarget(srv.URL)
+	tgt := okTarget(strings.Replace(srv.URL, "http://", "http://bench:s3cret-pass@", 1))
 	tgt.Header = map[string][]string{"Authorization": {"Bearer s3cret-token"}}
 	res := runSweep(t, &Sweep{
 		Plan:   Plan{Model: Open, Steps: OpenSteps([]float64{20, 40}), Step: 400 * time.Millisecond, MaxInFlight: 10},
@@ -23,7 +23,7 @@ func TestResultJSONRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	if strings.Contains(first.String(), "s3cret") {
-		t.Fatal("a header value reached the JSON")
+		t.Fatal("a header value or URL password reached the JSON")
 	}
 	back, err := ReadJSON(bytes.NewReader(first.Bytes()))
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"net/url"
 	"slices"
 	"strings"
 	"sync"
@@ -202,7 +203,7 @@ func (s *Sweep) settings() Settings {
 	t, p := s.Target, s.Plan
 	set := Settings{
 		Model: p.Model, Steps: p.Steps, StepSeconds: p.Step.Seconds(), WarmupSeconds: p.Warmup.Seconds(),
-		StopAtKnee: p.StopAtKnee, URLs: t.URLs, Method: t.methodOrPost(),
+		StopAtKnee: p.StopAtKnee, URLs: redacted(t.URLs), Method: t.methodOrPost(),
 		HeaderNames: slices.Sorted(maps.Keys(t.Header)), ContentType: t.ContentType, BodyBytes: len(t.Body),
 		ExpectStatus: t.Checks.Status, TimeoutSeconds: t.Client.Timeout.Seconds(), Checks: []string{},
 	}
@@ -232,4 +233,16 @@ func (p Plan) String() string {
 		loads[i] = s.Label()
 	}
 	return fmt.Sprintf("%s loop, steps %s, %v each after %v warm-up", p.Model, strings.Join(loads, ", "), p.Step, p.Warmup)
+}
+
+// redacted hides passwords in URLs (http://user:xxxxx@host) for reports.
+func redacted(urls []string) []string {
+	out := make([]string, len(urls))
+	for i, raw := range urls {
+		out[i] = raw
+		if u, err := url.Parse(raw); err == nil {
+			out[i] = u.Redacted()
+		}
+	}
+	return out
 }
