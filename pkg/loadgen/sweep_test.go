@@ -348,3 +348,20 @@ func TestRunRejectsBadInput(t *testing.T) {
 		}
 	}
 }
+
+// The lab e2e in miniature: a runner limit of 5 and a fixed task
+// time, swept at 5, 10 and 20 VUs. Throughput is flat from the first step
+// while latency doubles, so the knee is the 5-VU step.
+func TestSeedShapeKneeAtLowestSaturatedStep(t *testing.T) {
+	srv := slotServer(t, 5, 100*time.Millisecond)
+	res := runSweep(t, &Sweep{
+		Plan:   Plan{Model: Closed, Steps: ClosedSteps([]int{5, 10, 20}), Step: time.Second, Warmup: 200 * time.Millisecond},
+		Target: okTarget(srv.URL),
+	})
+	if res.Knee == nil || res.Knee.Index != 0 {
+		t.Fatalf("knee %+v, want the 5-VU step; steps %+v", res.Knee, res.Steps)
+	}
+	if p50 := res.Steps[2].Figures.Latency.P50; p50 < 2*res.Steps[0].Figures.Latency.P50 {
+		t.Errorf("20-VU p50 %v did not rise over the 5-VU p50 %v", p50, res.Steps[0].Figures.Latency.P50)
+	}
+}
