@@ -80,7 +80,7 @@ export DOCKER_HOST
 DOCKER_HOST=$(bash "$here/dockerd.sh" 9>&-)
 dk() { docker "$@"; }
 
-(cd "$repo" && go build -o "$LAB_STATE/bin/labctl" ./e2e/lab/labctl)
+(cd "$repo" && go build -o "$LAB_STATE/bin/" ./e2e/lab/labctl ./cmd/exporter)
 
 # --- container specs ----------------------------------------------------------
 common_env() {
@@ -186,14 +186,45 @@ for n in $(seq 1 "$LAB_WORKERS"); do
     "$node_bin" "$n8n_bin" worker "--concurrency=$LAB_WORKER_CONCURRENCY"
 done
 
-# runners, all attached to worker 1
-mem=()
-[ -n "$LAB_RUNNER_MEMORY" ] && mem=(--memory "$LAB_RUNNER_MEMORY" --memory-swap "$LAB_RUNNER_MEMORY")
+# Runners all attach to worker 1. With LAB_PROBE=1 runner i dials its own
+# broker probe on 5710+i, served in-process by the exporter.
+probe_listen=() probe_upstream=() probe_name=()
 i=0
 for limit in "${runner_limits[@]}"; do
   i=$((i + 1))
+  broker="http://127.0.0.1:5689"
+  if [ "$LAB_PROBE" = 1 ]; then
+    probe_listen+=("127.0.0.1:$((5710 + i))") probe_upstream+=("$broker") probe_name+=("runner-1-$i")
+    broker="http://127.0.0.1:$((5710 + i))"
+  fi
   printf 'N8N_RUNNERS_AUTH_TOKEN=%s\nN8N_RUNNERS_TASK_BROKER_URI=%s\nN8N_RUNNERS_MAX_CONCURRENCY=%s\nHOME=/tmp\n' \
-    "$N8N_RUNNERS_AUTH_TOKEN" "http://127.0.0.1:5689" "$limit" >"$envdir/runner-1-$i.env"
+    "$N8N_RUNNERS_AUTH_TOKEN" "$broker" "$limit" >"$envdir/runner-1-$i.env"
+done
+
+# The exporter runs on the host; it restarts only when its binary or env changed.
+join() { local IFS=,; echo "$*"; }
+{ echo "EXPORTER_LISTEN=127.0.0.1:9810"
+  echo "DOCKER_HOST=$DOCKER_HOST"
+  echo "EXPORTER_CONTAINER_LABEL=$LAB_LABEL=1"
+  echo "QUEUE_BULL_REDIS_HOST=127.0.0.1"
+  echo "QUEUE_BULL_REDIS_PORT=$LAB_REDIS_PORT"
+  echo "PROBE_LISTEN=$(join "${probe_listen[@]}")"
+  echo "PROBE_UPSTREAM=$(join "${probe_upstream[@]}")"
+  echo "PROBE_NAME=$(join "${probe_name[@]}")"; } >"$envdir/exporter.env"
+exporter_hash=$(cat "$envdir/exporter.env" "$LAB_STATE/bin/exporter" | sha256sum | cut -c1-16)
+if ! alive "$run/exporter.pid" || [ "$(cat "$run/exporter.hash" 2>/dev/null)" != "$exporter_hash" ]; then
+  alive "$run/exporter.pid" && { kill "$(cat "$run/exporter.pid")"; sleep 0.5; }
+  log "starting the exporter"
+  (set -a; . "$envdir/exporter.env"; exec "$LAB_STATE/bin/exporter") >>"$LAB_STATE/exporter.log" 2>&1 9>&- &
+  echo $! >"$run/exporter.pid"
+  echo "$exporter_hash" >"$run/exporter.hash"
+fi
+"$LAB_STATE/bin/labctl" wait-http http://127.0.0.1:9810/healthz 30s ||
+  die "the exporter did not start; see $LAB_STATE/exporter.log"
+
+mem=()
+[ -n "$LAB_RUNNER_MEMORY" ] && mem=(--memory "$LAB_RUNNER_MEMORY" --memory-swap "$LAB_RUNNER_MEMORY")
+for i in $(seq 1 "${#runner_limits[@]}"); do
   ensure "n8n-lab-runner-1-$i" runner "$envdir/runner-1-$i.env" "${mem[@]}" -- \
     /bin/sh /opt/lab/runner-loop.sh /opt/n8n/node_modules/@n8n/task-runner/dist/start.js
 done
@@ -216,3 +247,7 @@ for n in $(seq 1 "$LAB_WORKERS"); do
 done
 echo "lab: redis redis://127.0.0.1:$LAB_REDIS_PORT"
 echo "lab: docker-host $DOCKER_HOST"
+echo "lab: exporter-metrics http://127.0.0.1:9810/metrics"
+for i in $(seq 1 "${#probe_name[@]}"); do
+  echo "lab: probe-metrics-$i http://127.0.0.1:9810/metrics"
+done
