@@ -127,6 +127,7 @@ func (e end) control(messageType int, data []byte) {
 }
 
 func (e end) close() {
+	_ = e.batch.SetWriteDeadline(time.Now().Add(controlWait))
 	_ = e.batch.Flush()
 	e.ws.Close()
 }
@@ -159,11 +160,11 @@ func (p *Probe) relay(runner, broker end, id string) {
 	broker.close()
 
 	lost := state.close()
-	p.untrack(state)
 	info := state.info(p.now())
 	p.log.Info("runner disconnected", "id", info.ID, "name", info.Name, "launcher", info.Launcher,
 		"draining", info.Draining, "uptime", info.Uptime.Round(time.Millisecond), "lost_tasks", lost,
 		"close", closeText(first))
+	p.untrack(state) // last, so whoever sees the connection gone also sees the log
 }
 
 // forwardControl makes pings and pongs from one side go to the other
