@@ -40,7 +40,9 @@ func exported(t *testing.T) []byte {
 }
 
 func TestRowsInIssueOrder(t *testing.T) {
-	var d struct{ Panels []struct{ Type, Title string } }
+	var d struct {
+		Panels []struct{ Type, Title string }
+	}
 	if err := json.Unmarshal(exported(t), &d); err != nil {
 		t.Fatal(err)
 	}
@@ -86,7 +88,9 @@ func TestEveryPanelDescribed(t *testing.T) {
 }
 
 func TestMemoryPanelsNoteBuffers(t *testing.T) {
-	var d struct{ Panels []struct{ Title, Description string } }
+	var d struct {
+		Panels []struct{ Title, Description string }
+	}
 	if err := json.Unmarshal(exported(t), &d); err != nil {
 		t.Fatal(err)
 	}
