@@ -356,4 +356,3 @@ func TestRunRejectsBadInput(t *testing.T) {
 		}
 	}
 }
-
