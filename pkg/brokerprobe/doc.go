@@ -12,7 +12,10 @@
 //     the runner. A close from one side goes to the other with the same
 //     code and reason; a side that fails makes the other close with 1011.
 //     The broker is dialled before the runner is upgraded, so a refused
-//     grant token reaches the runner unchanged. Every other path
+//     grant token reaches the runner unchanged. Writes to a peer are
+//     coalesced (batch.go) and flushed just before the pump would block
+//     for input, so a backlog leaves in one syscall and a lone message
+//     leaves at once. Every other path
 //     (/healthz, /runners/auth, …) goes through httputil.ReverseProxy.
 //   - parse (parse.go): the first 4 KiB of each message are decoded for
 //     type, taskId, offerId, validFor, name, types and reason. A message
