@@ -66,8 +66,8 @@ func buildCollector(ctx context.Context, cfg Config, logger *slog.Logger, probes
 	} else {
 		logger.Info("cgroup root not readable; memory comes from the Docker stats API", "EXPORTER_CGROUP_ROOT", cfg.CgroupRoot)
 	}
-	for _, p := range probes {
-		cc.Probes = append(cc.Probes, p)
+	for i, p := range probes {
+		cc.Probes = append(cc.Probes, collector.Probe{Config: cfg.probes[i], Stats: p})
 	}
 	closers := []func() error{dc.Close}
 	redis.SetLogger(redisLogger{logger})

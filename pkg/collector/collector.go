@@ -5,9 +5,9 @@ import (
 	"log/slog"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"time"
 
-	"github.com/n8n-ceiling/n8n-ceiling/pkg/brokerprobe"
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/dockerstats"
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/queue"
 )
@@ -27,11 +27,6 @@ type CgroupReader interface {
 	Read(c dockerstats.Container) (dockerstats.Memory, error)
 }
 
-// ProbeStats is an in-process broker probe (brokerprobe.Probe).
-type ProbeStats interface {
-	Stats() brokerprobe.Stats
-}
-
 // Config wires the sources; a nil source is off and not reported.
 type Config struct {
 	Docker        Discoverer
@@ -39,8 +34,8 @@ type Config struct {
 	Stats         StatsReader
 	Queue         *queue.Reader
 	Sampler       *queue.Sampler
-	N8nMetricsURL string // "" = discover from the main container
-	Probes        []ProbeStats
+	N8nMetricsURL string        // "" = discover from the main container
+	Probes        []Probe       // in-process broker probes
 	ServiceTime   time.Duration // EXPORTER_SERVICE_TIME: overrides both stages
 	Timeout       time.Duration // per source
 	Logger        *slog.Logger
@@ -48,8 +43,12 @@ type Config struct {
 
 // Collector is the prometheus.Collector and the landing page's data source.
 type Collector struct {
-	cfg Config
-	n8n n8nDurations
+	cfg        Config
+	n8n        n8nDurations
+	probeNodes []dockerstats.Container // the in-process probes, for pairing
+	// sawSaturated remembers a saturated runner seen by any gate check
+	// (each sampler reading, each scrape) until the next n8n delta.
+	sawSaturated atomic.Bool
 }
 
 // New builds a Collector.
@@ -60,7 +59,14 @@ func New(cfg Config) *Collector {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
-	return &Collector{cfg: cfg, n8n: n8nDurations{client: &http.Client{Timeout: cfg.Timeout}}}
+	c := &Collector{cfg: cfg, probeNodes: probeNodes(cfg.Probes, cfg.Logger)}
+	// With probes the runner's past saturation is unknown, so n8n's
+	// all-time mean is not trusted; only deltas judged clean are.
+	c.n8n = n8nDurations{client: &http.Client{Timeout: cfg.Timeout}, noHistory: len(cfg.Probes) > 0}
+	if cfg.Sampler != nil && len(cfg.Probes) > 0 {
+		cfg.Sampler.SetGate(c.runnerSaturated)
+	}
+	return c
 }
 
 // Gather asks every source once and evaluates the capacity model.
@@ -84,12 +90,12 @@ func (c *Collector) Gather(ctx context.Context) *Report {
 		c.discover(ctx, r)
 		c.readMemory(ctx, r)
 	}
-	c.measureJobTime(ctx, r)
 	wg.Wait()
 	if queueResult != nil {
 		r.addSource(*queueResult)
 		r.Queue = depth
 	}
+	c.measureJobTime(ctx, r) // after the depth: jobs waiting now gate n8n's delta
 	c.measureTaskTime(r)
 	c.evaluate(r)
 	c.logDown(r)
@@ -101,7 +107,7 @@ func (c *Collector) discover(ctx context.Context, r *Report) {
 		r.Containers, err = c.cfg.Docker.Discover(ctx)
 		return err
 	}))
-	r.Topology = dockerstats.Pair(r.Containers)
+	r.Topology = c.pair(r.Containers)
 	if c.cfg.Sampler != nil {
 		slots := 0
 		for _, w := range r.Topology.Workers {

@@ -63,7 +63,7 @@ func serviceLines(r *Report) []string {
 			out = append(out, fmt.Sprintf("%s stage: %s (%s)", st, seconds(u.Time), u.Note))
 		}
 	}
-	return out
+	return append(out, r.Skipped...)
 }
 
 func measured(r *Report, u ServiceTime) bool {

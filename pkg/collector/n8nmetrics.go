@@ -22,9 +22,11 @@ const maxMetricsBody = 16 << 20
 
 // n8nDurations reads the histogram and returns the mean of executions since
 // the previous scrape, falling back to the last such mean, then to the
-// mean since n8n started.
+// mean since n8n started. A delta the caller calls dirty (executions that
+// may have waited for a runner) is dropped and the last clean mean kept.
 type n8nDurations struct {
-	client *http.Client
+	client    *http.Client
+	noHistory bool // never use the all-time mean (its past is not known clean)
 
 	mu                sync.Mutex
 	prevSum, lastMean float64
@@ -32,27 +34,46 @@ type n8nDurations struct {
 	hasPrev, hasLast  bool
 }
 
-func (d *n8nDurations) read(ctx context.Context, url string) (time.Duration, string, error) {
+// read returns the mean to use (0 = none) and a note saying how it was
+// made; dirty is why this interval may be contaminated, "" if clean.
+func (d *n8nDurations) read(ctx context.Context, url, dirty string) (time.Duration, string, error) {
 	sum, count, err := d.fetch(ctx, url)
 	if err != nil {
 		return 0, "", err
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	var mean float64
-	var note string
-	switch {
-	case d.hasPrev && count > d.prevCount:
-		mean = (sum - d.prevSum) / float64(count-d.prevCount)
-		note = fmt.Sprintf("mean of %d executions since the last scrape", count-d.prevCount)
-		d.lastMean, d.hasLast = mean, true
-	case d.hasLast && count >= d.prevCount:
-		mean, note = d.lastMean, "no new executions; last mean kept"
-	case count > 0:
-		mean, note = sum/float64(count), fmt.Sprintf("mean of all %d executions since n8n started", count)
-	}
+	mean, note := d.next(sum, count, dirty)
 	d.prevSum, d.prevCount, d.hasPrev = sum, count, true
 	return time.Duration(mean * float64(time.Second)), note, nil
+}
+
+func (d *n8nDurations) next(sum float64, count uint64, dirty string) (float64, string) {
+	switch {
+	case d.hasPrev && count > d.prevCount && dirty == "":
+		d.lastMean, d.hasLast = (sum-d.prevSum)/float64(count-d.prevCount), true
+		return d.lastMean, fmt.Sprintf("mean of %d executions since the last scrape", count-d.prevCount)
+	case d.hasPrev && count > d.prevCount:
+		return d.kept(fmt.Sprintf("%d executions since the last scrape left out (%s)", count-d.prevCount, dirty))
+	case d.hasLast && count >= d.prevCount:
+		return d.lastMean, "no new executions; last mean kept"
+	case count == 0:
+		return 0, ""
+	case dirty != "":
+		return 0, fmt.Sprintf("mean since n8n started left out (%s)", dirty)
+	case d.noHistory:
+		return 0, "mean since n8n started left out: runner saturation before the exporter started is unknown"
+	}
+	d.lastMean, d.hasLast = sum/float64(count), true
+	return d.lastMean, fmt.Sprintf("mean of all %d executions since n8n started", count)
+}
+
+// kept falls back to the last clean mean, or to none.
+func (d *n8nDurations) kept(why string) (float64, string) {
+	if d.hasLast {
+		return d.lastMean, why + "; last clean mean kept"
+	}
+	return 0, why + "; no clean mean yet"
 }
 
 func (d *n8nDurations) fetch(ctx context.Context, url string) (float64, uint64, error) {

@@ -34,6 +34,7 @@ type Report struct {
 	Queue      map[string]int64 // nil when Redis was not read
 	Measured   []ServiceTime
 	Used       map[string]ServiceTime // stage → the measurement the model used
+	Skipped    []string               // measurements left out this scrape, and why
 	Verdict    *capacity.Verdict      // nil without workers
 	VerdictErr string
 }

@@ -5,19 +5,22 @@ import (
 	"fmt"
 	"net"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/capacity"
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/dockerstats"
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/queue"
 )
 
 // measureJobTime collects the worker-stage time from Redis (Little's law)
-// and from n8n's execution histogram.
+// and from n8n's execution histogram. Both count the time a job waits for
+// a runner slot, so each keeps its last estimate taken while no runner was
+// saturated and no job waited in Redis.
 func (c *Collector) measureJobTime(ctx context.Context, r *Report) {
 	if c.cfg.Sampler != nil {
 		if e, ok, _ := c.cfg.Sampler.JobTime(); ok {
-			r.Measured = append(r.Measured, ServiceTime{Stage: "job", Source: "redis", Time: e.JobTime,
-				Note: fmt.Sprintf("Little's law: %.2f active / %.2f jobs/s over %s", e.MeanActive, e.Rate, e.Span.Round(time.Second))})
+			r.Measured = append(r.Measured, ServiceTime{Stage: "job", Source: "redis", Time: e.JobTime, Note: littleNote(e, r.At)})
 		}
 	}
 	url := c.cfg.N8nMetricsURL
@@ -27,13 +30,45 @@ func (c *Collector) measureJobTime(ctx context.Context, r *Report) {
 	if url == "" {
 		return
 	}
+	dirty := c.n8nDirty(r)
 	r.addSource(timed(ctx, "n8n", c.cfg.Timeout, func(ctx context.Context) error {
-		d, note, err := c.n8n.read(ctx, url)
-		if err == nil && d > 0 {
+		d, note, err := c.n8n.read(ctx, url, dirty)
+		switch {
+		case err == nil && d > 0:
 			r.Measured = append(r.Measured, ServiceTime{Stage: "job", Source: "n8n", Time: d, Note: note})
+		case err == nil && note != "":
+			r.Skipped = append(r.Skipped, "job stage from n8n: "+note)
 		}
 		return err
 	}))
+}
+
+// littleNote says how the Redis estimate was made, and that it is held
+// when its clean run ended a while ago.
+func littleNote(e queue.Estimate, now time.Time) string {
+	note := fmt.Sprintf("Little's law: %.2f active / %.2f jobs/s over %s", e.MeanActive, e.Rate, e.Span.Round(time.Second))
+	if age := now.Sub(e.At); age > heldAfter {
+		note += fmt.Sprintf("; held for %s (since then the worker or a runner was saturated, jobs waited, or none arrived)", age.Round(time.Second))
+	}
+	return note
+}
+
+// heldAfter is the age past which the landing page calls an estimate held.
+const heldAfter = 5 * time.Second
+
+// n8nDirty says why the executions since the last n8n scrape may include
+// waiting for a runner, or "" when nothing says so: a probe saturated now
+// or at any gate check since, a Redis reading with jobs waiting or taken
+// behind a closed gate, or jobs waiting in this scrape's depth.
+func (c *Collector) n8nDirty(r *Report) string {
+	var why []string
+	if sat := c.runnerSaturated(); c.sawSaturated.Swap(false) || sat {
+		why = append(why, "a runner was saturated")
+	}
+	if c.cfg.Sampler != nil && c.cfg.Sampler.BusySinceLast() || r.Queue["waiting"] > 0 {
+		why = append(why, "jobs waited in Redis or a runner was saturated")
+	}
+	return strings.Join(why, "; ")
 }
 
 // discoverMetricsURL points at main's N8N_PORT: loopback on host
@@ -49,26 +84,6 @@ func discoverMetricsURL(mains []dockerstats.Container) string {
 		}
 	}
 	return ""
-}
-
-// measureTaskTime takes the runner-stage time from the probes: the mean of
-// their recent task means, weighted by task count.
-func (c *Collector) measureTaskTime(r *Report) {
-	if len(c.cfg.Probes) == 0 {
-		return
-	}
-	var weighted float64
-	var tasks int
-	for _, p := range c.cfg.Probes {
-		s := p.Stats()
-		weighted += s.RecentTaskMean.Seconds() * float64(s.RecentTaskCount)
-		tasks += s.RecentTaskCount
-	}
-	if tasks > 0 {
-		r.Measured = append(r.Measured, ServiceTime{Stage: "task", Source: "probe",
-			Time: time.Duration(weighted / float64(tasks) * float64(time.Second)),
-			Note: fmt.Sprintf("mean of the last %d tasks seen by the broker probe", tasks)})
-	}
 }
 
 // chooseServiceTime picks per stage: the override, else the first

@@ -119,3 +119,33 @@ func TestPairProbeListenAddress(t *testing.T) {
 		t.Errorf("runner should be unpaired, got %+v", top)
 	}
 }
+
+// The lab's single host exporter runs the probes in-process: its probe
+// nodes pair runners dialling their listen ports, and a discovered probe
+// container on the same listener is recognised.
+func TestPairInProcessProbe(t *testing.T) {
+	p, err := InProcessProbe("runner-1-1", "127.0.0.1:5711", "http://127.0.0.1:5689")
+	if err != nil {
+		t.Fatal(err)
+	}
+	top := Pair([]Container{hostWorker("w1", 5689, 15), hostRunner("r", "127.0.0.1", 5711, 2), p})
+	if got := strings.Join(runnersOf(top, "w1"), ","); got != "r/probe runner-1-1 (host-port) → host-port" {
+		t.Errorf("runners of w1: %q", got)
+	}
+	for _, bad := range [][2]string{{"nohostport", "http://127.0.0.1:5689"}, {"127.0.0.1:5711", "::"}} {
+		if _, err := InProcessProbe("x", bad[0], bad[1]); err == nil {
+			t.Errorf("accepted %v", bad)
+		}
+	}
+	any := Container{Role: RoleProbe, Routes: []Route{{Listen: Endpoint{"0.0.0.0", 5711}}}}
+	cases := []struct {
+		cs   []Container
+		want bool
+	}{{[]Container{p}, true}, {[]Container{any}, true}, {[]Container{hostRunner("r", "127.0.0.1", 5711, 2)}, false},
+		{[]Container{{Role: RoleProbe, Routes: []Route{{Listen: Endpoint{"127.0.0.1", 5712}}}}}, false}}
+	for i, c := range cases {
+		if got := ListensOn(c.cs, Endpoint{"127.0.0.1", 5711}); got != c.want {
+			t.Errorf("case %d: ListensOn %v, want %v", i, got, c.want)
+		}
+	}
+}

@@ -19,14 +19,13 @@ const (
 	minJobs = 3
 )
 
-// saturated reports a reading taken while every worker slot was busy: jobs
-// then wait in Redis, arrivals no longer enter the active list at once, and
-// Little's law on the active list would measure the queue instead.
+// saturated reports a reading taken while every worker slot was busy or
+// jobs waited in Redis: arrivals then no longer enter the active list at
+// once, and Little's law on the active list would measure the queue. A
+// gated reading (the runner was saturated) is saturated too: jobs then hold
+// their worker slot while waiting for a runner slot.
 func saturated(s sample, slots int64) bool {
-	if slots > 0 {
-		return s.active >= slots
-	}
-	return s.wait > 0
+	return s.gated || s.wait > 0 || (slots > 0 && s.active >= slots)
 }
 
 // estimate uses the newest run of unsaturated samples.

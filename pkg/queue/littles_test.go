@@ -82,3 +82,26 @@ func TestLittlesLawCounterReset(t *testing.T) {
 		t.Fatalf("got %+v ok %v", e, ok)
 	}
 }
+
+// Runner saturated (gated readings): jobs hold worker slots while waiting
+// for a runner slot, so those readings are skipped even though the worker
+// has free slots and nothing waits in Redis.
+func TestLittlesLawSkipsGated(t *testing.T) {
+	s := append(steady(10, 2, 1, 0), steady(10, 10, 1, 10)...) // 2 s clean, then 10 s while gated
+	for i := range s {
+		s[i].at = t0.Add(time.Duration(i) * time.Second)
+		s[i].gated = i >= 10
+	}
+	if e, ok := estimate(s[:10], 15); !ok || e.JobTime != 2*time.Second {
+		t.Fatalf("clean run: %+v ok %v", e, ok)
+	}
+	if e, ok := estimate(s, 15); ok {
+		t.Fatalf("gated readings used: %+v", e)
+	}
+	for i := range s {
+		s[i].gated = false
+	}
+	if e, ok := estimate(s, 15); !ok || e.JobTime <= 2*time.Second {
+		t.Fatalf("ungated, the slow tail should count: %+v ok %v", e, ok)
+	}
+}

@@ -94,3 +94,42 @@ func TestSamplerRealRedis(t *testing.T) {
 		t.Fatalf("after shutdown: %+v ok %v err %v", e3, ok, err)
 	}
 }
+
+// The gate against real Redis: readings taken while it says "runner
+// saturated" leave the estimate where it was, and BusySinceLast reports
+// them (and jobs waiting) once per interval.
+func TestSamplerGateRealRedis(t *testing.T) {
+	r := queuetest.Start(t)
+	ctx := context.Background()
+	c := r.Client
+	s := NewSampler(NewReader(c, "bull"), time.Second, time.Minute)
+	s.SetSlots(15)
+	saturatedNow := false
+	s.SetGate(func() bool { return saturatedNow })
+	c.LPush(ctx, "bull:jobs:active", "1", "2")
+	step := func(from, to int) {
+		for i := from; i < to; i++ {
+			c.IncrBy(ctx, "bull:jobs:id", 1)
+			s.Step(ctx, t0.Add(time.Duration(i)*time.Second))
+		}
+	}
+	step(0, 10) // 2 active, 1 per second: 2 s
+	if e, ok, _ := s.JobTime(); !ok || e.JobTime != 2*time.Second || s.BusySinceLast() {
+		t.Fatalf("clean: %+v ok %v", e, ok)
+	}
+	saturatedNow = true
+	c.LPush(ctx, "bull:jobs:active", "3", "4", "5", "6", "7", "8", "9", "10") // 10 active, worker not full
+	step(10, 25)
+	if e, _, _ := s.JobTime(); e.JobTime != 2*time.Second {
+		t.Fatalf("estimate moved while the runner was saturated: %v", e.JobTime)
+	}
+	if !s.BusySinceLast() || s.BusySinceLast() {
+		t.Fatal("BusySinceLast should report the gated readings once")
+	}
+	saturatedNow = false
+	c.LPush(ctx, "bull:jobs:wait", "w1")
+	step(25, 26)
+	if !s.BusySinceLast() {
+		t.Fatal("a reading with a job waiting should count as busy")
+	}
+}

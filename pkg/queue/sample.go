@@ -10,12 +10,14 @@ import (
 )
 
 // sample is one reading of the active list, the wait list and the job-id
-// counter, which Bull increments once per job added.
+// counter, which Bull increments once per job added. gated marks a reading
+// taken while the sampler's gate said the runner was saturated.
 type sample struct {
 	at     time.Time
 	active int64
 	wait   int64
 	id     int64
+	gated  bool
 }
 
 func (r *Reader) sample(ctx context.Context, at time.Time) (sample, error) {

@@ -1,0 +1,83 @@
+package collector
+
+import (
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/brokerprobe"
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/dockerstats"
+)
+
+// ProbeStats is a probe's current figures (brokerprobe.Probe); tests inject
+// exact figures (a saturated runner) through it.
+type ProbeStats interface {
+	Stats() brokerprobe.Stats
+}
+
+// Probe is a broker probe running in this process: its route, for
+// pairing, and its figures.
+type Probe struct {
+	Config brokerprobe.Config
+	Stats  ProbeStats
+}
+
+// probeNodes turns the in-process probes into host-network probe nodes.
+// Their configs were validated at start; one that still fails is logged
+// and left out of pairing.
+func probeNodes(ps []Probe, log *slog.Logger) []dockerstats.Container {
+	var nodes []dockerstats.Container
+	for _, p := range ps {
+		n, err := dockerstats.InProcessProbe(p.Config.Name, p.Config.Listen, p.Config.Upstream)
+		if err != nil {
+			log.Warn("in-process probe left out of pairing", "err", err)
+			continue
+		}
+		nodes = append(nodes, n)
+	}
+	return nodes
+}
+
+// pair groups the discovered containers with the in-process probes as
+// probe nodes, so a runner dialling one counts for the worker behind it;
+// a discovered probe container on the same listener (the exporter itself,
+// run as a container) is that probe already.
+func (c *Collector) pair(cs []dockerstats.Container) dockerstats.Topology {
+	all := cs[:len(cs):len(cs)]
+	for _, n := range c.probeNodes {
+		if !dockerstats.ListensOn(cs, n.Routes[0].Listen) {
+			all = append(all, n)
+		}
+	}
+	return dockerstats.Pair(all)
+}
+
+// runnerSaturated reports whether any in-process probe's runners have all
+// their slots busy now. Jobs then hold worker slots while they wait for a
+// runner, so job durations measure the runner's queue.
+func (c *Collector) runnerSaturated() bool {
+	for _, p := range c.cfg.Probes {
+		if s := p.Stats.Stats(); s.InferredLimit > 0 && s.Running >= s.InferredLimit {
+			c.sawSaturated.Store(true)
+			return true
+		}
+	}
+	return false
+}
+
+// measureTaskTime takes the runner-stage time from the probes: the mean of
+// their recent task means, weighted by task count.
+func (c *Collector) measureTaskTime(r *Report) {
+	var weighted float64
+	var tasks int
+	for _, p := range c.cfg.Probes {
+		s := p.Stats.Stats()
+		weighted += s.RecentTaskMean.Seconds() * float64(s.RecentTaskCount)
+		tasks += s.RecentTaskCount
+	}
+	if tasks > 0 {
+		r.Measured = append(r.Measured, ServiceTime{Stage: "task", Source: "probe",
+			Time: time.Duration(weighted / float64(tasks) * float64(time.Second)),
+			Note: fmt.Sprintf("mean of the last %d tasks seen by the broker probe", tasks)})
+	}
+}
