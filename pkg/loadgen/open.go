@@ -26,17 +26,33 @@ func newPacer(t *Target, rec *recorder, maxInFlight int, lateAfter time.Duration
 // bounded by `until` and ctx; each pass dispatches everything already due,
 // so timer slack shows up as late starts, never as a lower rate.
 func (p *pacer) run(ctx context.Context, s Step, start, until time.Time) {
+	timer := time.NewTimer(time.Hour) // one timer, reset per due time
+	defer timer.Stop()
 	for i := 0; ctx.Err() == nil; i++ {
 		due := start.Add(time.Duration(float64(i) * float64(time.Second) / s.Rate))
 		if !due.Before(until) {
 			sleepUntil(ctx, until)
 			return
 		}
-		sleepUntil(ctx, due)
-		if ctx.Err() != nil {
+		if !wait(ctx, timer, due) {
 			return
 		}
 		p.dispatch(ctx, due)
+	}
+}
+
+// wait blocks until t on a reused timer; false when ctx ended first.
+func wait(ctx context.Context, timer *time.Timer, t time.Time) bool {
+	d := time.Until(t)
+	if d <= 0 {
+		return ctx.Err() == nil
+	}
+	timer.Reset(d)
+	select {
+	case <-ctx.Done():
+		return false
+	case <-timer.C:
+		return true
 	}
 }
 
