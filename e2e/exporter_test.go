@@ -1,0 +1,212 @@
+package e2e
+
+import (
+	"bufio"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/n8n-ceiling/n8n-ceiling/e2e/lab"
+)
+
+const mib = 1 << 20
+
+// TestExporterTopology: the exporter reads the limits from Docker and names
+// the runner as the bottleneck; a second worker without a runner shows up
+// with capacity 0 on /metrics and by name on /.
+func TestExporterTopology(t *testing.T) {
+	eps := upLab(t, map[string]string{"LAB_WORKER_CONCURRENCY": "7", "LAB_RUNNER_LIMITS": "3,2"})
+	s := scrapeURL(t, must(t, eps, "exporter-metrics"))
+	w1 := []string{"worker", "n8n-lab-worker-1"}
+	for runner, want := range map[string]float64{"n8n-lab-runner-1-1": 3, "n8n-lab-runner-1-2": 2} {
+		if got := s.one(t, "n8n_runner_max_concurrency", "runner", runner); got != want {
+			t.Errorf("%s limit %v, want %v", runner, got, want)
+		}
+		if w := s.find("n8n_runner_max_concurrency", "runner", runner)[0].labels["worker"]; w != "n8n-lab-worker-1" {
+			t.Errorf("%s paired with %q, want n8n-lab-worker-1", runner, w)
+		}
+	}
+	checks := map[string]float64{
+		"n8n_worker_concurrency":           7,
+		"n8n_worker_runner_capacity":       5,
+		"n8n_worker_effective_concurrency": 5,
+	}
+	for name, want := range checks {
+		if got := s.one(t, name, w1...); got != want {
+			t.Errorf("%s = %v, want %v", name, got, want)
+		}
+	}
+	if s.one(t, "n8n_worker_bottleneck", append(w1, "component", "runner")...) != 1 ||
+		s.one(t, "n8n_worker_bottleneck", append(w1, "component", "worker")...) != 0 {
+		t.Errorf("bottleneck: %s", s.describe("n8n_worker_bottleneck"))
+	}
+	if got := s.one(t, "n8n_cluster_effective_concurrency"); got != 5 {
+		t.Errorf("cluster effective %v, want 5", got)
+	}
+
+	eps = upLab(t, map[string]string{"LAB_WORKERS": "2", "LAB_WORKER_CONCURRENCY": "7", "LAB_RUNNER_LIMITS": "3,2"})
+	s = scrapeURL(t, must(t, eps, "exporter-metrics"))
+	if got := s.one(t, "n8n_worker_runner_capacity", "worker", "n8n-lab-worker-2"); got != 0 {
+		t.Errorf("worker 2 capacity %v, want 0", got)
+	}
+	page := get(t, strings.TrimSuffix(must(t, eps, "exporter-metrics"), "metrics"))
+	if !strings.Contains(page, "n8n-lab-worker-2 has no runner") {
+		t.Errorf("landing page does not name the worker without runner:\n%s", page)
+	}
+}
+
+// TestExporterMemory: Buffers held in Code tasks show in the runner's
+// working set, as docker stats shows it, while the worker stays small; a
+// task that pushes the runner past its limit is seen as an OOM kill.
+func TestExporterMemory(t *testing.T) {
+	eps := upLab(t, map[string]string{"LAB_WORKER_CONCURRENCY": "15", "LAB_RUNNER_LIMITS": "10", "LAB_RUNNER_MEMORY": "2g"})
+	metrics, webhook := must(t, eps, "exporter-metrics"), must(t, eps, "webhook")
+	runner := []string{"container", "n8n-lab-runner-1-1"}
+	before := scrapeURL(t, metrics).one(t, "n8n_container_memory_working_set_bytes", runner...)
+
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	errs := burst(ctx, webhook, 5, lab.BenchBody(15000, 200))
+	time.Sleep(9 * time.Second) // all five hold their Buffers by now
+	s := scrapeURL(t, metrics)
+	ws := s.one(t, "n8n_container_memory_working_set_bytes", runner...)
+	stats := dockerStatsBytes(t, "n8n-lab-runner-1-1")
+	worker := s.one(t, "n8n_container_memory_working_set_bytes", "container", "n8n-lab-worker-1")
+	t.Logf("runner working set %.0f MiB (before %.0f, docker stats %.0f), worker %.0f MiB", ws/mib, before/mib, stats/mib, worker/mib)
+	if ws-before < 900*mib {
+		t.Errorf("runner working set rose by %.0f MiB, want ≥ 900", (ws-before)/mib)
+	}
+	if d := (ws - stats) / stats; d > 0.05 || d < -0.05 {
+		t.Errorf("exporter %.0f MiB vs docker stats %.0f MiB: %.1f%% apart", ws/mib, stats/mib, 100*d)
+	}
+	if worker >= 500*mib {
+		t.Errorf("worker working set %.0f MiB, want < 500", worker/mib)
+	}
+	if limit := s.one(t, "n8n_container_memory_limit_bytes", runner...); limit != 2<<30 {
+		t.Errorf("runner limit %v, want 2 GiB", limit)
+	}
+	// A sixth task sized to overflow the limit: the 400 MiB of the issue plus
+	// whatever headroom is left, so it overflows whatever the runner's base is.
+	extra := int((2<<30-ws)/mib) + 400
+	sixth := burst(ctx, webhook, 1, lab.BenchBody(15000, extra))
+	var killed bool
+	for deadline := time.Now().Add(45 * time.Second); time.Now().Before(deadline) && !killed; time.Sleep(time.Second) {
+		s = scrapeURL(t, metrics)
+		killed = s.one(t, "n8n_container_oom_killed", runner...) == 1 || s.one(t, "n8n_container_restarts", runner...) > 0
+	}
+	if !killed {
+		t.Errorf("a %d MiB sixth task over a 2 GiB limit: oom_killed %v, restarts %v", extra,
+			s.one(t, "n8n_container_oom_killed", runner...), s.one(t, "n8n_container_restarts", runner...))
+	}
+	failed := countErrs(errs) + countErrs(sixth)
+	t.Logf("sixth task of %d MiB: oom seen %v; %d of 6 requests failed", extra, killed, failed)
+	if failed == 0 {
+		t.Error("the OOM kill cost no request; the tasks cannot have run in the runner")
+	}
+}
+
+// TestExporterQueueDepth: 30 requests held against a worker of 15 leave
+// jobs waiting in Redis, seen at once rather than n8n's 20 s refresh.
+func TestExporterQueueDepth(t *testing.T) {
+	eps := upLab(t, map[string]string{"LAB_WORKER_CONCURRENCY": "15", "LAB_RUNNER_LIMITS": "10"})
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	errs := burst(ctx, must(t, eps, "webhook"), 30, lab.BenchBody(10000, 0))
+	time.Sleep(4 * time.Second)
+	s := scrapeURL(t, must(t, eps, "exporter-metrics"))
+	waiting, active := s.one(t, "n8n_queue_jobs", "state", "waiting"), s.one(t, "n8n_queue_jobs", "state", "active")
+	t.Logf("30 requests held: waiting %v, active %v", waiting, active)
+	if waiting <= 0 || active != 15 {
+		t.Errorf("waiting %v active %v, want waiting > 0 and active 15", waiting, active)
+	}
+	cancel()
+	countErrs(errs)
+}
+
+// TestExporterKeepsSecrets: no secret of the lab reaches /metrics, / or the
+// exporter's log, and no metric name is one that n8n itself serves.
+func TestExporterKeepsSecrets(t *testing.T) {
+	eps := upLab(t, map[string]string{"LAB_PROBE": "1", "LAB_RUNNER_LIMITS": "5"})
+	metricsURL := must(t, eps, "exporter-metrics")
+	lab.ClosedLoop(context.Background(), must(t, eps, "webhook"), lab.BenchBody(200, 0), 5, 0, 3*time.Second)
+	exposed := get(t, metricsURL) + get(t, strings.TrimSuffix(metricsURL, "metrics"))
+	logBytes, err := os.ReadFile(filepath.Join(labState(), "exporter.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	exposed += string(logBytes)
+	for name, secret := range labSecrets(t) {
+		if len(secret) < 8 {
+			t.Fatalf("secret %s is too short to search for", name)
+		}
+		if strings.Contains(exposed, secret) {
+			t.Errorf("%s appears in the exporter's output", name)
+		}
+	}
+
+	ours := scrapeURL(t, metricsURL).names()
+	for _, ep := range []string{"main-metrics", "worker-metrics-1"} {
+		for name := range scrapeURL(t, must(t, eps, ep)).names() {
+			if ours[name] && strings.HasPrefix(name, "n8n_") {
+				t.Errorf("metric %s is also served by n8n's %s", name, ep)
+			}
+		}
+	}
+}
+
+func labState() string {
+	if s := os.Getenv("LAB_STATE"); s != "" {
+		return s
+	}
+	return "/var/lib/n8n-ceiling-lab"
+}
+
+// labSecrets reads the lab's secrets file; values are compared, never logged.
+func labSecrets(t *testing.T) map[string]string {
+	f, err := os.Open(filepath.Join(labState(), "secrets.env"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	out := map[string]string{}
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if k, v, ok := strings.Cut(sc.Text(), "="); ok {
+			out[k] = v
+		}
+	}
+	if len(out) != 3 {
+		t.Fatalf("want 3 secrets, read %d", len(out))
+	}
+	return out
+}
+
+// burst sends n concurrent requests and returns a channel of their errors.
+func burst(ctx context.Context, url string, n int, body []byte) <-chan error {
+	out := make(chan error, n)
+	var wg sync.WaitGroup
+	for range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			out <- lab.CallBench(ctx, httpClient, url, body)
+		}()
+	}
+	go func() { wg.Wait(); close(out) }()
+	return out
+}
+
+// countErrs waits for a burst to finish and counts its failures.
+func countErrs(errs <-chan error) int {
+	n := 0
+	for err := range errs {
+		if err != nil {
+			n++
+		}
+	}
+	return n
+}

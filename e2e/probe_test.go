@@ -1,0 +1,89 @@
+package e2e
+
+import (
+	"context"
+	"math"
+	"sort"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/n8n-ceiling/n8n-ceiling/e2e/lab"
+)
+
+// TestProbeCountsWhatTheRunnerRuns: worker 15, 20 closed-loop VUs, 1 s
+// tasks, through the broker probe. The probe sees the runner's real limit
+// and task time, and costs no throughput against a direct run back to back.
+func TestProbeCountsWhatTheRunnerRuns(t *testing.T) {
+	for _, limit := range []int{2, 5, 10, 20} {
+		env := map[string]string{"LAB_WORKER_CONCURRENCY": "15", "LAB_RUNNER_LIMITS": strconv.Itoa(limit)}
+		eps := upLab(t, env)
+		direct := lab.ClosedLoop(context.Background(), must(t, eps, "webhook"), lab.BenchBody(1000, 0), 20, 6*time.Second, 30*time.Second)
+
+		env["LAB_PROBE"] = "1"
+		eps = upLab(t, env)
+		metrics := must(t, eps, "probe-metrics-1")
+		ctx, cancel := context.WithCancel(context.Background())
+		samples := sampleRunning(ctx, t, metrics, 12*time.Second)
+		before := scrapeURL(t, metrics)
+		via := lab.ClosedLoop(context.Background(), must(t, eps, "webhook"), lab.BenchBody(1000, 0), 20, 6*time.Second, 30*time.Second)
+		after := scrapeURL(t, metrics)
+		cancel()
+		running := <-samples
+
+		probe := []string{"probe", "runner-1-1"}
+		tasks := after.one(t, "n8n_runner_task_duration_seconds_count", probe...) - before.one(t, "n8n_runner_task_duration_seconds_count", probe...)
+		mean := (after.one(t, "n8n_runner_task_duration_seconds_sum", probe...) - before.one(t, "n8n_runner_task_duration_seconds_sum", probe...)) / tasks
+		inferred := after.one(t, "n8n_runner_inferred_max_concurrency", probe...)
+		want := float64(min(limit, 15))
+		t.Logf("limit %d: direct %.2f/s, via probe %.2f/s (ratio %.3f); running %v; inferred %v; mean task %.3fs over %v tasks",
+			limit, direct.PerSec, via.PerSec, via.PerSec/direct.PerSec, running, inferred, mean, tasks)
+
+		if direct.Failed+via.Failed != 0 {
+			t.Errorf("limit %d: failures direct %v via %v", limit, direct.Errors, via.Errors)
+		}
+		if r := via.PerSec / direct.PerSec; math.Abs(r-1) > 0.03 {
+			t.Errorf("limit %d: throughput via probe is %.3f× direct, want within 3%%", limit, r)
+		}
+		if limit <= 15 && inferred != float64(limit) {
+			t.Errorf("limit %d: inferred max concurrency %v", limit, inferred)
+		}
+		for _, r := range running {
+			if r < want-1 || r > want {
+				t.Errorf("limit %d: tasks running sampled %v at saturation, want %v (−1 at edges)", limit, running, want)
+				break
+			}
+		}
+		if mean < 1.0 || mean > 1.2 {
+			t.Errorf("limit %d: mean task %.3fs, want 1.0–1.2 s", limit, mean)
+		}
+	}
+}
+
+// sampleRunning reads n8n_runner_tasks_running once a second, starting after
+// the warm-up, until ctx ends; it returns the sorted samples.
+func sampleRunning(ctx context.Context, t *testing.T, url string, skip time.Duration) <-chan []float64 {
+	out := make(chan []float64, 1)
+	go func() {
+		var got []float64
+		select {
+		case <-ctx.Done():
+		case <-time.After(skip):
+			tick := time.NewTicker(time.Second)
+			defer tick.Stop()
+			for ctx.Err() == nil {
+				s := scrapeQuiet(url)
+				if v, ok := s["runner-1-1"]; ok {
+					got = append(got, v)
+				}
+				select {
+				case <-ctx.Done():
+				case <-tick.C:
+				}
+			}
+		}
+		sort.Float64s(got)
+		out <- got
+	}()
+	return out
+}
