@@ -26,6 +26,7 @@ const (
 	metricClusterEffective  = "n8n_cluster_effective_concurrency"
 	metricClusterCeiling    = "n8n_cluster_ceiling_executions_per_second"
 	metricServiceTime       = "n8n_service_time_seconds"
+	metricServiceTimeUsed   = "n8n_exporter_service_time_used"
 	maxExporterBody         = 8 << 20
 )
 
@@ -105,25 +106,38 @@ func clusterFrom(fams map[string]*dto.MetricFamily) (capacity.Cluster, error) {
 	for _, m := range fams[metricRunnerMax].GetMetric() {
 		i, ok := index[label(m, "worker")]
 		if !ok {
-			return c, fmt.Errorf("exporter metrics: runner %q names unknown worker %q", label(m, "runner"), label(m, "worker"))
+			continue // a runner that reaches no known worker adds no capacity
 		}
 		c.Workers[i].Runners = append(c.Workers[i].Runners, capacity.Runner{Name: label(m, "runner"), Limit: int(value(m))})
 	}
-	c.Service = serviceTime(fams[metricServiceTime])
+	c.Service = serviceTime(fams[metricServiceTime], usedSources(fams[metricServiceTimeUsed]))
 	return c, nil
 }
 
-// serviceTime takes, per stage, the largest figure over all sources: the
-// conservative choice when sources disagree. A stage without a figure
-// leaves the service time unknown.
-func serviceTime(f *dto.MetricFamily) capacity.ServiceTime {
+// usedSources maps each stage to the source the exporter's ceiling uses.
+func usedSources(f *dto.MetricFamily) map[string]string {
+	used := map[string]string{}
+	for _, m := range f.GetMetric() {
+		if value(m) == 1 {
+			used[label(m, "stage")] = label(m, "source")
+		}
+	}
+	return used
+}
+
+// serviceTime takes, per stage, the source the exporter marks as used, so
+// the prediction matches the published ceiling; without a mark it takes
+// the largest figure, the conservative choice when sources disagree. A
+// stage without a figure leaves the service time unknown.
+func serviceTime(f *dto.MetricFamily, used map[string]string) capacity.ServiceTime {
 	var job, task float64
 	for _, m := range f.GetMetric() {
 		v := value(m)
-		if math.IsNaN(v) || v <= 0 {
+		stage := label(m, "stage")
+		if src, ok := used[stage]; (ok && src != label(m, "source")) || math.IsNaN(v) || v <= 0 {
 			continue
 		}
-		switch label(m, "stage") {
+		switch stage {
 		case "job":
 			job = max(job, v)
 		case "task":

@@ -67,12 +67,34 @@ n8n_service_time_seconds{stage="task",source="broker"} 2
 	}
 }
 
+func TestParseExporterUsedSourceAndStrayRunner(t *testing.T) {
+	text := `n8n_worker_concurrency{worker="a"} 15
+n8n_runner_max_concurrency{runner="r1",worker="a"} 5
+n8n_runner_max_concurrency{runner="stray",worker=""} 20
+n8n_service_time_seconds{stage="job",source="queue"} 3
+n8n_service_time_seconds{stage="job",source="broker"} 1
+n8n_service_time_seconds{stage="task",source="broker"} 1
+n8n_service_time_seconds{stage="task",source="config"} 2
+n8n_exporter_service_time_used{stage="job",source="broker"} 1
+n8n_exporter_service_time_used{stage="job",source="queue"} 0
+`
+	snap, err := ParseExporter(strings.NewReader(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// job: the marked source (1 s), not the larger 3 s; task: no mark, so
+	// the largest (2 s). The stray runner adds nothing.
+	want := capacity.ServiceTime{Job: time.Second, Task: 2 * time.Second}
+	if snap.Cluster.Service != want || len(snap.Cluster.Workers[0].Runners) != 1 || snap.Ceiling != 2.5 {
+		t.Errorf("service %+v runners %+v ceiling %v", snap.Cluster.Service, snap.Cluster.Workers[0].Runners, snap.Ceiling)
+	}
+}
+
 func TestParseExporterErrors(t *testing.T) {
 	for name, text := range map[string]string{
-		"no workers":     "n8n_cluster_effective_concurrency 3\n",
-		"unknown worker": "n8n_worker_concurrency{worker=\"a\"} 4\nn8n_runner_max_concurrency{runner=\"r\",worker=\"z\"} 2\n",
-		"zero worker":    "n8n_worker_concurrency{worker=\"a\"} 0\n",
-		"garbage":        "n8n_worker_concurrency{worker=\"a\" 4\n",
+		"no workers":  "n8n_cluster_effective_concurrency 3\n",
+		"zero worker": "n8n_worker_concurrency{worker=\"a\"} 0\n",
+		"garbage":     "n8n_worker_concurrency{worker=\"a\" 4\n",
 	} {
 		if _, err := ParseExporter(strings.NewReader(text)); err == nil {
 			t.Errorf("%s: no error", name)
