@@ -1,0 +1,143 @@
+package compose
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/n8n-ceiling/n8n-ceiling/dashboards/metricnames"
+	"gopkg.in/yaml.v3"
+)
+
+const promDir = "prometheus"
+
+func ruleFiles(t *testing.T) []string {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(promDir, "rules", "*.yml"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no rule files under %s/rules (%v)", promDir, err)
+	}
+	return files
+}
+
+func TestRulesPassPromtoolCheck(t *testing.T) {
+	promtool := tool(t, "promtool", "prometheus")
+	t.Log(run(t, ".", nil, promtool, append([]string{"check", "rules"}, ruleFiles(t)...)...))
+}
+
+func TestRuleUnitTests(t *testing.T) {
+	promtool := tool(t, "promtool", "prometheus")
+	tests, _ := filepath.Glob(filepath.Join(promDir, "tests", "*.yml"))
+	if len(tests) == 0 {
+		t.Fatal("no promtool unit tests under prometheus/tests")
+	}
+	for i := range tests {
+		tests[i], _ = filepath.Rel(promDir, tests[i])
+	}
+	t.Log(run(t, promDir, nil, promtool, append([]string{"test", "rules"}, tests...)...))
+}
+
+func TestPrometheusConfigValid(t *testing.T) {
+	promtool := tool(t, "promtool", "prometheus")
+	t.Log(run(t, promDir, nil, promtool, "check", "config", "prometheus.yml"))
+}
+
+type ruleFile struct {
+	Groups []struct {
+		Rules []struct{ Alert, Record, Expr string }
+	}
+}
+
+func readRules(t *testing.T) (alerts, records map[string]string) {
+	t.Helper()
+	alerts, records = map[string]string{}, map[string]string{}
+	for _, f := range ruleFiles(t) {
+		var rf ruleFile
+		readYAML(t, f, &rf)
+		for _, g := range rf.Groups {
+			for _, r := range g.Rules {
+				if r.Alert != "" {
+					alerts[r.Alert] = r.Expr
+				} else {
+					records[r.Record] = r.Expr
+				}
+			}
+		}
+	}
+	return alerts, records
+}
+
+func readYAML(t *testing.T, path string, v any) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := yaml.Unmarshal(data, v); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+}
+
+// The issue's alerts and recording rules all exist.
+func TestRulesExist(t *testing.T) {
+	alerts, records := readRules(t)
+	for _, a := range []string{"N8nRunnerSaturated", "N8nWorkerWithoutRunner", "N8nRunnerNoMemoryLimit",
+		"N8nRunnerMemoryNearLimit", "N8nRunnerOOMKilled", "N8nThroughputAtCeiling", "N8nExporterSourceDown"} {
+		if alerts[a] == "" {
+			t.Errorf("alert %s missing", a)
+		}
+	}
+	for _, r := range []string{"probe:n8n_runner_utilisation:ratio", "cluster:n8n_ceiling_headroom:ratio"} {
+		if records[r] == "" {
+			t.Errorf("recording rule %s missing", r)
+		}
+	}
+}
+
+// Every alert has a unit test case where it fires and one where it must not.
+func TestEveryAlertTestedFiringAndNot(t *testing.T) {
+	alerts, _ := readRules(t)
+	fires, silent := map[string]bool{}, map[string]bool{}
+	files, _ := filepath.Glob(filepath.Join(promDir, "tests", "*.yml"))
+	for _, f := range files {
+		var tf struct {
+			Tests []struct {
+				AlertRuleTest []struct {
+					Alertname string
+					ExpAlerts []any `yaml:"exp_alerts"`
+				} `yaml:"alert_rule_test"`
+			}
+		}
+		readYAML(t, f, &tf)
+		for _, tc := range tf.Tests {
+			for _, at := range tc.AlertRuleTest {
+				if len(at.ExpAlerts) > 0 {
+					fires[at.Alertname] = true
+				} else {
+					silent[at.Alertname] = true
+				}
+			}
+		}
+	}
+	for a := range alerts {
+		if !fires[a] || !silent[a] {
+			t.Errorf("alert %s: tested firing %v, tested not firing %v", a, fires[a], silent[a])
+		}
+	}
+}
+
+// The rules name only metrics the code emits (or n8n's own, listed).
+func TestRulesUseEmittedNames(t *testing.T) {
+	known, err := metricnames.Known()
+	if err != nil {
+		t.Fatal(err)
+	}
+	alerts, records := readRules(t)
+	for _, set := range []map[string]string{alerts, records} {
+		for name, expr := range set {
+			if bad := metricnames.Unknown(expr, known); len(bad) > 0 {
+				t.Errorf("%s uses %v, which no binary emits", name, bad)
+			}
+		}
+	}
+}

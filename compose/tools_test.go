@@ -1,0 +1,52 @@
+package compose
+
+import (
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// tool finds a binary the checks need. Missing, it fails the test when CI=true
+// or N8N_CEILING_REQUIRE_TOOLS=1 (make test must not pass silently), and
+// skips it otherwise.
+func tool(t *testing.T, name, debianPkg string) string {
+	t.Helper()
+	path, err := exec.LookPath(name)
+	if err == nil {
+		return path
+	}
+	msg := name + " not found on PATH: install the Debian package " + debianPkg + " (apt-get install " + debianPkg + ")"
+	if os.Getenv("CI") == "true" || os.Getenv("N8N_CEILING_REQUIRE_TOOLS") == "1" {
+		t.Fatal(msg)
+	}
+	t.Skip(msg)
+	return ""
+}
+
+// run runs a command in dir and returns its combined output; it fails the
+// test with that output on a non-zero exit.
+func run(t *testing.T, dir string, env []string, name string, args ...string) string {
+	t.Helper()
+	out, err := command(dir, env, name, args...)
+	if err != nil {
+		t.Fatalf("%s %s: %v\n%s", name, strings.Join(args, " "), err, out)
+	}
+	return out
+}
+
+func command(dir string, env []string, name string, args ...string) (string, error) {
+	cmd := exec.Command(name, args...)
+	cmd.Dir = dir
+	if env != nil {
+		cmd.Env = env
+	}
+	out, err := cmd.CombinedOutput()
+	return string(out), err
+}
+
+// minimalEnv keeps only what a tool needs to run, so secrets set in the
+// test's own environment cannot satisfy the compose file by accident.
+func minimalEnv() []string {
+	return []string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME")}
+}
