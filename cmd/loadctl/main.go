@@ -19,8 +19,9 @@ const (
 type command func(args []string, stdout, stderr io.Writer) int
 
 var commands = map[string]command{
-	"plan":  runPlan,
-	"sweep": runSweep,
+	"experiment": runExperiment,
+	"plan":       runPlan,
+	"sweep":      runSweep,
 }
 
 func main() {

@@ -1,0 +1,230 @@
+package experiment
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"net/http"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/n8n-ceiling/n8n-ceiling/e2e/lab"
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/loadgen"
+)
+
+// Runner runs a spec's cases one after another.
+type Runner struct {
+	Spec   *Spec
+	Apply  Applier
+	Client *http.Client      // exporter scrapes; nil = 5 s timeout
+	Log    func(line string) // progress; may be nil
+}
+
+// Run executes every case. A case that cannot apply, settle or load is
+// recorded with its error and the next case still runs; a cancelled ctx
+// ends the run with the cases so far.
+func (r *Runner) Run(ctx context.Context) *Result {
+	if r.Client == nil {
+		r.Client = &http.Client{Timeout: 5 * time.Second}
+	}
+	res := &Result{Schema: SchemaVersion, Spec: r.Spec, Started: time.Now(), Cases: []CaseResult{}}
+	for i, c := range r.Spec.Cases {
+		if ctx.Err() != nil {
+			break
+		}
+		r.logf("case %d/%d %s", i+1, len(r.Spec.Cases), c.Name)
+		res.Cases = append(res.Cases, r.runCase(ctx, c))
+	}
+	res.Finished = time.Now()
+	res.Passed = len(res.Cases) == len(r.Spec.Cases)
+	for _, c := range res.Cases {
+		res.Passed = res.Passed && c.Passed
+	}
+	return res
+}
+
+func (r *Runner) logf(format string, a ...any) {
+	if r.Log != nil {
+		r.Log(fmt.Sprintf(format, a...))
+	}
+}
+
+func (r *Runner) runCase(ctx context.Context, c Case) CaseResult {
+	env := mergeEnv(r.Spec.Env, c.Env)
+	cr := CaseResult{Name: c.Name, Group: c.Group, Env: redactEnv(env), Seed: c.Seed, Memory: []ContainerMemory{}, Checks: []CheckResult{}}
+	if err := r.measure(ctx, c, env, &cr); err != nil {
+		cr.Error = err.Error()
+		r.logf("  %s: %v", c.Name, err)
+	}
+	cr.Checks = c.Expect.Evaluate(&cr)
+	cr.Passed = cr.Error == ""
+	for _, ch := range cr.Checks {
+		cr.Passed = cr.Passed && ch.Passed
+	}
+	return cr
+}
+
+// measure applies the case, waits for its shape, runs the load and reads
+// the prediction.
+func (r *Runner) measure(ctx context.Context, c Case, env map[string]string, cr *CaseResult) error {
+	t0 := time.Now()
+	eps, err := r.Apply.Apply(ctx, env)
+	if err != nil {
+		return err
+	}
+	tgt := r.Spec.CaseTarget(c)
+	urls, exporter, err := tgt.resolve(eps)
+	if err != nil {
+		return err
+	}
+	cr.Webhooks, cr.Exporter = redactURLs(urls), redactURLs([]string{exporter})[0]
+	top, err := settle(ctx, r.Client, exporter, c.Wait, r.Spec.Settle.Timeout.D(), r.Spec.Settle.Poll.D())
+	cr.SettleSec = time.Since(t0).Seconds()
+	if err != nil {
+		return err
+	}
+	cr.Settled = &top
+	r.logf("  settled after %.0fs: workers %v, runner limits %v", cr.SettleSec, top.WorkerConcurrency, top.RunnerLimits)
+	load := r.Spec.CaseLoad(c)
+	plan, err := load.Plan()
+	if err != nil {
+		return err
+	}
+	lt, err := tgt.loadTarget(urls, max(plan.MaxInFlight, maxVUs(plan)))
+	if err != nil {
+		return err
+	}
+	smp := newSampler(r.Client, exporter, probeURLs(eps), r.Spec.SampleEvery.D())
+	return r.load(ctx, plan, lt, smp, cr)
+}
+
+func (r *Runner) load(ctx context.Context, plan loadgen.Plan, lt *loadgen.Target, smp *sampler, cr *CaseResult) error {
+	first := &firstFailure{}
+	sw := &loadgen.Sweep{Plan: plan, Target: lt, ProgressEvery: time.Second, OnProgress: first.observe(r.logf)}
+	stop := smp.start(ctx)
+	first.start = time.Now()
+	res, err := sw.Run(ctx)
+	stop()
+	if err != nil {
+		return fmt.Errorf("load: %w", err)
+	}
+	cr.Sweep = res
+	cr.Measured = measured(res)
+	cr.Failures = failuresOf(res.Total, first.after())
+	cr.Probe, cr.Memory = smp.figures()
+	p := PredictionOf(smp.lastExporter())
+	now := time.Now()
+	p.ReadAt = &now
+	p.forLoad(cr.Measured.Step)
+	cr.Predicted = &p
+	if p.ForLoad > 0 {
+		cr.Ratio = cr.Measured.Ceiling / p.ForLoad
+	}
+	r.logf("  measured %.3f/s (%s), predicted %.3f/s, bottleneck %s, failed %d of %d",
+		cr.Measured.Ceiling, cr.Measured.From, p.ForLoad, p.Bottleneck, cr.Failures.Failed, cr.Failures.Requests)
+	return nil
+}
+
+// firstFailure notes when progress first shows a failed request.
+type firstFailure struct {
+	mu    sync.Mutex
+	start time.Time
+	at    time.Duration
+	seen  bool
+	lines int
+}
+
+func (f *firstFailure) observe(logf func(string, ...any)) func(loadgen.Progress) {
+	return func(p loadgen.Progress) {
+		f.mu.Lock()
+		defer f.mu.Unlock()
+		if !f.seen && p.Figures.Requests > p.Figures.Passed {
+			f.seen, f.at = true, time.Since(f.start)
+		}
+		if f.lines++; f.lines%5 == 0 { // a line every 5 s is enough in CI logs
+			logf("  %s", p.Line())
+		}
+	}
+}
+
+func (f *firstFailure) after() *float64 {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if !f.seen {
+		return nil
+	}
+	s := f.at.Seconds()
+	return &s
+}
+
+// measured takes the knee when the sweep found one, else the best step.
+func measured(res *loadgen.Result) Measured {
+	if res.Knee != nil {
+		return Measured{Ceiling: res.Knee.MeasuredCeiling, From: "knee", Step: res.Knee.Load}
+	}
+	var m Measured
+	for _, s := range res.Steps {
+		if m.From == "" || s.Figures.Throughput > m.Ceiling {
+			m = Measured{Ceiling: s.Figures.Throughput, From: "best step", Step: s.Load}
+		}
+	}
+	return m
+}
+
+func failuresOf(t loadgen.Summary, first *float64) Failures {
+	f := Failures{Requests: t.Requests, Failed: t.Requests - t.Passed, ByKind: map[string]int64{}, FirstAfterSec: first}
+	for k, n := range t.Errors {
+		if n > 0 {
+			f.ByKind[k] = n
+		}
+	}
+	if f.Requests > 0 {
+		f.Rate = float64(f.Failed) / float64(f.Requests)
+	}
+	return f
+}
+
+func maxVUs(p loadgen.Plan) int {
+	n := 1
+	for _, s := range p.Steps {
+		n = max(n, s.VUs)
+	}
+	return n
+}
+
+// probeURLs are the probe-metrics-<n> endpoints the hook printed.
+func probeURLs(eps lab.Endpoints) []string {
+	var out []string
+	for _, k := range slices.Sorted(maps.Keys(eps)) {
+		if strings.HasPrefix(k, "probe-metrics") {
+			out = append(out, eps[k])
+		}
+	}
+	return out
+}
+
+func mergeEnv(base, over map[string]string) map[string]string {
+	out := maps.Clone(base)
+	if out == nil {
+		out = map[string]string{}
+	}
+	maps.Copy(out, over)
+	return out
+}
+
+// secretName matches env names whose values must not reach reports.
+var secretName = regexp.MustCompile(`(?i)token|secret|password|passwd|key|auth|credential`)
+
+func redactEnv(env map[string]string) map[string]string {
+	out := make(map[string]string, len(env))
+	for k, v := range env {
+		if secretName.MatchString(k) {
+			v = "xxxxx"
+		}
+		out[k] = v
+	}
+	return out
+}

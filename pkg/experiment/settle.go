@@ -1,0 +1,42 @@
+package experiment
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"time"
+)
+
+// settle polls the exporter until it reports the wanted shape and no
+// task is still running (a cancelled load leaves executions running to
+// their end; they would inflate the next baseline). The
+// topology it returns is the matching one; the error says what still
+// differed (or why the exporter did not answer) when time ran out.
+func settle(ctx context.Context, client *http.Client, exporter string, want Shape, timeout, poll time.Duration) (Topology, error) {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	t := time.NewTicker(poll)
+	defer t.Stop()
+	last := "no answer yet"
+	for {
+		sc, err := Fetch(ctx, client, exporter)
+		if err == nil {
+			top := TopologyOf(sc)
+			ok, diff := want.Matches(top)
+			if n := sc.Sum(mTasksRunning); ok && n > 0 {
+				ok, diff = false, fmt.Sprintf("%g tasks still running", n)
+			}
+			if ok {
+				return top, nil
+			}
+			last = diff
+		} else if ctx.Err() == nil { // a scrape cut by our deadline says nothing new
+			last = err.Error()
+		}
+		select {
+		case <-ctx.Done():
+			return Topology{}, fmt.Errorf("the exporter did not report the case's shape within %v: %s", timeout, last)
+		case <-t.C:
+		}
+	}
+}
