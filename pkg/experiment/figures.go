@@ -23,10 +23,11 @@ func (c CaseResult) predictedCell() string {
 }
 
 func (c CaseResult) ratioCell() string {
-	if c.Ratio <= 0 {
+	p := predictedOf(c)
+	if p <= 0 || c.Measured.Ceiling <= 0 {
 		return "-"
 	}
-	return fmt.Sprintf("%.3f", c.Ratio)
+	return fmt.Sprintf("%.3f", c.Measured.Ceiling/p)
 }
 
 func (c CaseResult) bottleneckCell() string {

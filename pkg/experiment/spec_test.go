@@ -1,0 +1,130 @@
+package experiment
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+const minimalSpec = `
+name: t
+apply: {kind: none}
+target: {urls: ["http://127.0.0.1:1/webhook/bench"], exporter: "http://127.0.0.1:1/metrics"}
+load: {vus: [1]}
+cases: [{name: a}]
+`
+
+func TestParseFillsDefaults(t *testing.T) {
+	s, err := Parse(strings.NewReader(minimalSpec))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Load.Step.D() != defaultStep || s.Load.Warmup.D() != defaultWarmup || s.Load.Model != "closed" {
+		t.Errorf("load defaults: %+v", s.Load)
+	}
+	if s.Target.Method != "POST" || s.Target.Timeout.D() != defaultTimeout || s.SampleEvery.D() != time.Second {
+		t.Errorf("target defaults: %+v, sample_every %v", s.Target, s.SampleEvery)
+	}
+	lab, err := Parse(strings.NewReader("name: t\nload: {vus: [1]}\ncases: [{name: a}]\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lab.Apply.Kind != "lab" || strings.Join(lab.Apply.Command, " ") != "bash e2e/lab/up.sh" {
+		t.Errorf("apply defaults: %+v", lab.Apply)
+	}
+}
+
+// Every bad spec names the field at fault.
+func TestParseRejectsBadSpecsByField(t *testing.T) {
+	for _, tc := range []struct{ name, spec, want string }{
+		{"empty", "", "spec is empty"},
+		{"unknown field", minimalSpec + "colour: red\n", "field colour not found"},
+		{"bad name", strings.Replace(minimalSpec, "name: t", "name: 'Bad Name'", 1), "name \"Bad Name\""},
+		{"bad duration", minimalSpec + "sample_every: soon\n", "duration \"soon\""},
+		{"apply kind", strings.Replace(minimalSpec, "kind: none", "kind: ssh", 1), "apply.kind \"ssh\""},
+		{"command without argv", strings.Replace(minimalSpec, "kind: none", "kind: command", 1), "apply.command: required"},
+		{"no cases", strings.Replace(minimalSpec, "cases: [{name: a}]", "cases: []", 1), "cases: want 1 to"},
+		{"twice", strings.Replace(minimalSpec, "[{name: a}]", "[{name: a}, {name: a}]", 1), "cases[1].name \"a\": used twice"},
+		{"no urls for none", strings.Replace(minimalSpec, `urls: ["http://127.0.0.1:1/webhook/bench"], `, "", 1), "target.urls: required"},
+		{"bad vus", strings.Replace(minimalSpec, "vus: [1]", "vus: [0]", 1), "cases[0] (a).load: vus 0"},
+		{"rates in closed", strings.Replace(minimalSpec, "vus: [1]", "vus: [1], rates: [2]", 1), "load.rates"},
+		{"upload", strings.Replace(minimalSpec, "exporter:", "upload: lots, exporter:", 1), "target.upload"},
+		{"check", strings.Replace(minimalSpec, "exporter:", "checks: [ok], exporter:", 1), "target.checks"},
+		{"within", strings.Replace(minimalSpec, "{name: a}", "{name: a, expect: {within: 2}}", 1), "expect.within 2"},
+		{"bottleneck", strings.Replace(minimalSpec, "{name: a}", "{name: a, expect: {bottleneck: cpu}}", 1), "expect.bottleneck \"cpu\""},
+		{"fail rate", strings.Replace(minimalSpec, "{name: a}", "{name: a, expect: {fail_rate_max: 5}}", 1), "expect.fail_rate_max 5"},
+		{"unknown expect", strings.Replace(minimalSpec, "{name: a}", "{name: a, expect: {fast: true}}", 1), "field fast not found"},
+		{"seed without block", strings.Replace(minimalSpec, "{name: a}", "{name: a, seed: {x: '1'}}", 1), "seed: the experiment has no seed block"},
+		{"seed column", minimalSpec + "seed: {source: s, columns: [y]}\n" + "", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Parse(strings.NewReader(tc.spec))
+			if tc.want == "" {
+				if err != nil {
+					t.Fatalf("valid spec rejected: %v", err)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("error %v, want one containing %q", err, tc.want)
+			}
+		})
+	}
+	bad := minimalSpec + "seed: {source: s, columns: [y]}\n"
+	bad = strings.Replace(bad, "{name: a}", "{name: a, seed: {x: '1'}}", 1)
+	if _, err := Parse(strings.NewReader(bad)); err == nil || !strings.Contains(err.Error(), "seed.x: not one of seed.columns") {
+		t.Errorf("seed column error %v", err)
+	}
+}
+
+func TestCaseOverridesLayOverTheExperiment(t *testing.T) {
+	s, err := Parse(strings.NewReader(strings.Replace(minimalSpec, "cases: [{name: a}]",
+		"cases: [{name: a, target: {paths: [/x, /y], upload: 1KiB}, load: {vus: [3, 6], warmup: 1s}}]", 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tg, ld := s.CaseTarget(s.Cases[0]), s.CaseLoad(s.Cases[0])
+	if len(tg.Paths) != 2 || tg.Upload != "1KiB" || tg.URLs[0] != "http://127.0.0.1:1/webhook/bench" || tg.Method != "POST" {
+		t.Errorf("case target %+v", tg)
+	}
+	if len(ld.VUs) != 2 || ld.Warmup.D() != time.Second || ld.Step.D() != defaultStep {
+		t.Errorf("case load %+v", ld)
+	}
+}
+
+// The shipped specs parse and carry the checks the issue asks for.
+func TestShippedSpecs(t *testing.T) {
+	files, err := filepath.Glob("../../e2e/experiments/*.yaml")
+	if err != nil || len(files) != 5 {
+		t.Fatalf("specs %v (%v), want 5", files, err)
+	}
+	byName := map[string]*Spec{}
+	for _, f := range files {
+		s, err := LoadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		byName[s.Name] = s
+		if base := strings.TrimSuffix(filepath.Base(f), ".yaml"); base != s.Name {
+			t.Errorf("%s holds experiment %q", f, s.Name)
+		}
+	}
+	rl := byName["runner-limit"]
+	for i, want := range []string{"runner", "runner", "runner", "worker"} {
+		if c := rl.Cases[i]; c.Expect.Bottleneck != want || c.Expect.Within == nil || *c.Expect.Within != 0.05 {
+			t.Errorf("runner-limit %s expects %+v", c.Name, c.Expect)
+		}
+	}
+	if c := byName["pairs"].Cases[0]; c.Env["LAB_TASK_REQUEST_TIMEOUT"] != "10" || c.Expect.WorkersWithoutRunner == nil {
+		t.Errorf("pairs case %+v", c)
+	}
+	if m := byName["memory"].Cases; m[0].Expect.RunnerWSRiseMinMiB == nil || *m[1].Expect.OOM != true {
+		t.Errorf("memory cases %+v", m)
+	}
+	for _, c := range byName["scenarios"].Cases {
+		if c.Expect != (Expect{}) {
+			t.Errorf("scenario %s asserts %+v; its figures are recorded, not asserted", c.Name, c.Expect)
+		}
+	}
+}
