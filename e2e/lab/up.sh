@@ -14,6 +14,7 @@ repo=$(cd "$here/../.." && pwd)
 : "${LAB_RUNNER_MEMORY:=}"
 : "${LAB_PROBE:=0}"
 : "${LAB_TASK_REQUEST_TIMEOUT:=60}"
+: "${LAB_MODE:=queue}"
 LAB_REDIS_PORT=6380
 LAB_MAIN_PORT=5678
 
@@ -23,6 +24,12 @@ valid_int() { [[ "$2" =~ ^[1-9][0-9]*$ ]] || die "$1 must be a positive integer,
 valid_int LAB_WORKERS "$LAB_WORKERS"
 valid_int LAB_WORKER_CONCURRENCY "$LAB_WORKER_CONCURRENCY"
 valid_int LAB_TASK_REQUEST_TIMEOUT "$LAB_TASK_REQUEST_TIMEOUT"
+case $LAB_MODE in
+  queue) ;;
+  # Single mode: main runs every execution, with the runners on its broker.
+  single) LAB_WORKERS=0 ;;
+  *) die "LAB_MODE must be queue or single, got '$LAB_MODE'" ;;
+esac
 IFS=, read -r -a runner_limits <<<"$LAB_RUNNER_LIMITS"
 for l in "${runner_limits[@]}"; do valid_int LAB_RUNNER_LIMITS "$l"; done
 [[ -z "$LAB_RUNNER_MEMORY" || "$LAB_RUNNER_MEMORY" =~ ^[0-9]+[kmgKMG]?$ ]] || die "LAB_RUNNER_MEMORY must look like 2g or 1536m, got '$LAB_RUNNER_MEMORY'"
@@ -159,19 +166,22 @@ envdir="$run/env"
 # main
 common_env >"$envdir/main.env"
 printf 'N8N_PORT=%s\nN8N_RUNNERS_BROKER_PORT=5679\n' "$LAB_MAIN_PORT" >>"$envdir/main.env"
+[ "$LAB_MODE" = single ] && echo "EXECUTIONS_MODE=regular" >>"$envdir/main.env"
 mkdir -p "$LAB_STATE/home/main"
-main_args=(-v "$LAB_STATE/home/main:/data" -- "$node_bin" "$n8n_bin" start)
+# The workflows' hash is part of main's spec: a changed workflow re-imports.
+wf_hash=$(cat "$here"/workflows/*.json | sha256sum | cut -c1-16)
+main_args=(-v "$LAB_STATE/home/main:/data" --label "io.n8n-ceiling.workflows=$wf_hash" -- "$node_bin" "$n8n_bin" start)
 spec n8n-lab-main "$envdir/main.env" "${main_args[@]}"
 if ! current n8n-lab-main; then
-  # Main activates published workflows only at start: import and publish first.
+  # Main activates published workflows only at start: import them first.
+  # The import runs with the queue env in both modes, because n8n honours
+  # the files' "active": true (--activeState=fromJson) only in queue mode.
   dk rm -f n8n-lab-main >/dev/null 2>&1 || true
-  log "importing and publishing the bench workflow"
-  for cmd in "import:workflow --input=/opt/lab/workflows/bench.json" "publish:workflow --id=n8nCeilingBench1"; do
-    # shellcheck disable=SC2086
-    dk run --rm --network host --env-file "$envdir/main.env" "${mounts[@]}" -v "$LAB_STATE/home/main:/data" \
-      "$LAB_IMAGE" "$node_bin" "$n8n_bin" $cmd >>"$LAB_STATE/import.log" 2>&1 ||
-      die "n8n $cmd failed; see $LAB_STATE/import.log"
-  done
+  log "importing and activating the lab workflows"
+  common_env >"$envdir/import.env"
+  dk run --rm --network host --env-file "$envdir/import.env" "${mounts[@]}" -v "$LAB_STATE/home/main:/data" \
+    "$LAB_IMAGE" "$node_bin" "$n8n_bin" import:workflow --separate --input=/opt/lab/workflows \
+    --activeState=fromJson >>"$LAB_STATE/import.log" 2>&1 || die "workflow import failed; see $LAB_STATE/import.log"
 fi
 ensure n8n-lab-main main "$envdir/main.env" "${main_args[@]}"
 
@@ -186,13 +196,16 @@ for n in $(seq 1 "$LAB_WORKERS"); do
     "$node_bin" "$n8n_bin" worker "--concurrency=$LAB_WORKER_CONCURRENCY"
 done
 
-# Runners all attach to worker 1. With LAB_PROBE=1 runner i dials its own
-# broker probe on 5710+i, served in-process by the exporter.
+# Runners all attach to worker 1 (to main in single mode). With LAB_PROBE=1
+# runner i dials its own broker probe on 5710+i, served in-process by the
+# exporter.
+runner_broker="http://127.0.0.1:5689"
+[ "$LAB_MODE" = single ] && runner_broker="http://127.0.0.1:5679"
 probe_listen=() probe_upstream=() probe_name=()
 i=0
 for limit in "${runner_limits[@]}"; do
   i=$((i + 1))
-  broker="http://127.0.0.1:5689"
+  broker=$runner_broker
   if [ "$LAB_PROBE" = 1 ]; then
     probe_listen+=("127.0.0.1:$((5710 + i))") probe_upstream+=("$broker") probe_name+=("runner-1-$i")
     broker="http://127.0.0.1:$((5710 + i))"

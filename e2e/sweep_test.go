@@ -1,0 +1,143 @@
+package e2e
+
+import (
+	"errors"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/loadgen"
+)
+
+// buildTool builds one of the project's commands into a temp dir.
+func buildTool(t *testing.T, pkg string) string {
+	t.Helper()
+	out := filepath.Join(t.TempDir(), filepath.Base(pkg))
+	cmd := exec.Command("go", "build", "-o", out, "./"+pkg)
+	cmd.Dir = ".."
+	if msg, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build %s: %v\n%s", pkg, err, msg)
+	}
+	return out
+}
+
+// runTool runs a command and returns its exit code and combined output.
+func runTool(t *testing.T, bin string, args ...string) (int, string) {
+	t.Helper()
+	out, err := exec.Command(bin, args...).CombinedOutput()
+	var exit *exec.ExitError
+	switch {
+	case err == nil:
+		return 0, string(out)
+	case errors.As(err, &exit):
+		return exit.ExitCode(), string(out)
+	}
+	t.Fatalf("%s: %v", bin, err)
+	return -1, ""
+}
+
+// TestSweepFindsTheCeiling: a closed sweep over 5, 10 and 20 VUs against
+// runner limit 5 and worker 15, with 1 s tasks. Throughput climbs to about
+// 5/s and stops there; the knee is the lowest step already on that plateau.
+func TestSweepFindsTheCeiling(t *testing.T) {
+	eps := upLab(t, map[string]string{"LAB_WORKER_CONCURRENCY": "15", "LAB_RUNNER_LIMITS": "5", "LAB_PROBE": "1"})
+	loadctl := buildTool(t, "cmd/loadctl")
+	dir := t.TempDir()
+	result, report := filepath.Join(dir, "result.json"), filepath.Join(dir, "report.html")
+	code, out := runTool(t, loadctl, "sweep", "--url", must(t, eps, "webhook"), "--vus", "5,10,20",
+		"--step", "20s", "--warmup", "4s", "--set", "sleep_ms=1000", "--check", "ok==true",
+		"--exporter", must(t, eps, "exporter-metrics"), "--metrics-listen", "",
+		"--out", result, "--report", report, "--threshold", "fail_rate<0.05", "--quiet")
+	t.Logf("loadctl sweep exit %d:\n%s", code, out)
+	if code != 0 {
+		t.Fatalf("sweep exit %d, want 0 (thresholds pass)", code)
+	}
+	res := readResult(t, result)
+	ceiling := 5 / measuredTaskSeconds
+	best := 0.0
+	for _, s := range res.Steps {
+		f := s.Figures
+		if f.PassRate != 1 {
+			t.Errorf("%d VU: pass rate %.3f", s.Load.VUs, f.PassRate)
+		}
+		best = math.Max(best, f.Throughput)
+		if s.Exporter == nil || s.Exporter.Error != "" || s.Exporter.Bottleneck != "runner" {
+			t.Errorf("%d VU: exporter comparison %+v, want runner-bound", s.Load.VUs, s.Exporter)
+		}
+	}
+	if math.Abs(best-ceiling)/ceiling > 0.12 {
+		t.Errorf("best step %.2f/s, want about %.2f/s", best, ceiling)
+	}
+	last := res.Steps[len(res.Steps)-1].Figures.Throughput
+	if res.Knee == nil {
+		t.Fatal("no knee reported")
+	}
+	knee := res.Knee
+	// The knee must be the lowest step already within 5 % of the best.
+	for _, s := range res.Steps {
+		if s.Figures.Throughput >= 0.95*best {
+			if s.Index != knee.Index {
+				t.Errorf("knee at step %d, but step %d (%d VU) is the lowest on the plateau", knee.Index, s.Index, s.Load.VUs)
+			}
+			break
+		}
+	}
+	if last > knee.MeasuredCeiling*1.05 {
+		t.Errorf("throughput still rising after the knee: %.2f → %.2f", knee.MeasuredCeiling, last)
+	}
+	t.Logf("knee at %d VU, measured ceiling %.2f/s, predicted %.2f/s", knee.Load.VUs, knee.MeasuredCeiling, ceiling)
+
+	// Thresholds over the saved run: a latency bound it cannot meet exits 99,
+	// bad usage exits 2.
+	if code, out := runTool(t, loadctl, "sweep", "--from", result, "--threshold", "p95<100ms"); code != 99 {
+		t.Errorf("failing threshold: exit %d, want 99\n%s", code, out)
+	}
+	if code, out := runTool(t, loadctl, "sweep", "--from", result, "--threshold", "p95<>1"); code != 2 || !strings.Contains(out, "--threshold") {
+		t.Errorf("bad threshold: exit %d, want 2 naming --threshold\n%s", code, out)
+	}
+	checkReportRenders(t, report)
+}
+
+func readResult(t *testing.T, path string) *loadgen.Result {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	res, err := loadgen.ReadJSON(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// checkReportRenders opens the HTML report in headless Chromium: the DOM
+// must hold the SVG charts, and a screenshot is kept next to the report.
+func checkReportRenders(t *testing.T, report string) {
+	t.Helper()
+	chromium, err := exec.LookPath("chromium")
+	if err != nil {
+		t.Fatal("chromium is not installed (make deps installs it)")
+	}
+	args := []string{"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+		"--disable-background-networking", "--disable-component-update", "--disable-sync",
+		"--user-data-dir=" + t.TempDir()}
+	dom, err := exec.Command(chromium, append(args, "--dump-dom", "file://"+report)...).Output()
+	if err != nil {
+		t.Fatalf("chromium --dump-dom: %v", err)
+	}
+	if n := strings.Count(string(dom), "<svg"); n < 3 {
+		t.Errorf("rendered report holds %d SVG charts, want 3", n)
+	}
+	shot := strings.TrimSuffix(report, ".html") + ".png"
+	if err := exec.Command(chromium, append(args, "--screenshot="+shot, "--window-size=1200,1800", "file://"+report)...).Run(); err != nil {
+		t.Fatalf("chromium --screenshot: %v", err)
+	}
+	if st, err := os.Stat(shot); err != nil || st.Size() < 20000 {
+		t.Errorf("screenshot %s missing or blank (%v)", shot, err)
+	}
+}
