@@ -47,7 +47,7 @@ func ceilingChart(cases []CaseResult) string {
 		bw := band * 0.55
 		fill := ""
 		if !c.Passed {
-			fill = fmt.Sprintf(` fill="%s"`, colFailedCheck)
+			fill = fmt.Sprintf(` style="fill:%s;font-weight:600"`, colFailedCheck) // CSS class fill beats the attribute
 		}
 		fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" class="xtick"%s>%s</text>`, cx(i), svgH-svgB+18, fill, html.EscapeString(c.Name))
 		if m := c.Measured.Ceiling; m > 0 {
