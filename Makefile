@@ -7,7 +7,7 @@ LAB := e2e/lab
 # measurements do not share the two cores with other tests.
 UNIT_PKGS = $$($(GO) list ./... | grep -v '/e2e$$')
 
-.PHONY: all build test lint unit e2e deps demo down clean
+.PHONY: all build test lint unit e2e deps demo down clean dashboards bench-exporter bench-probe bench-loadctl
 
 all: build
 
@@ -24,8 +24,10 @@ deps:
 	bash $(LAB)/install.sh
 	bash $(LAB)/dockerd.sh >/dev/null
 
+# Tools the tests call (promtool, docker-compose, chromium) must be there:
+# N8N_CEILING_REQUIRE_TOOLS turns their skips into failures.
 unit: deps
-	DOCKER_HOST=$$(bash $(LAB)/dockerd.sh) $(GO) test -count=1 -timeout 20m $(UNIT_PKGS)
+	DOCKER_HOST=$$(bash $(LAB)/dockerd.sh) N8N_CEILING_REQUIRE_TOOLS=1 $(GO) test -count=1 -timeout 20m $(UNIT_PKGS)
 
 e2e: deps
 	N8N_CEILING_E2E=1 $(GO) test -count=1 -v -timeout 60m ./e2e/
@@ -34,6 +36,18 @@ test: lint unit e2e
 
 demo: build deps
 	bash scripts/demo.sh
+
+dashboards:
+	$(GO) run ./dashboards/gen
+
+bench-exporter: deps
+	DOCKER_HOST=$$(bash $(LAB)/dockerd.sh) bash bench/exporter/run.sh
+
+bench-probe:
+	$(GO) test -run '^$$' -bench Relay -benchtime 3s ./pkg/brokerprobe/
+
+bench-loadctl: deps
+	bash bench/loadctl/run.sh
 
 down:
 	bash $(LAB)/down.sh
