@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/n8n-ceiling/n8n-ceiling/internal/testtool"
 )
 
 // The images cannot be pulled on the build machine, so the stack is checked
@@ -27,7 +29,7 @@ type composeFile struct {
 
 func composeConfig(t *testing.T, envFile string) (string, error) {
 	t.Helper()
-	dc := tool(t, "docker-compose", "docker-compose")
+	dc := testtool.Require(t, "docker-compose", "docker-compose")
 	return command(".", minimalEnv(), dc, "-f", "docker-compose.yml", "--env-file", envFile, "config")
 }
 

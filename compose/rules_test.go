@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/n8n-ceiling/n8n-ceiling/dashboards/metricnames"
+	"github.com/n8n-ceiling/n8n-ceiling/internal/testtool"
 	"gopkg.in/yaml.v3"
 )
 
@@ -21,12 +22,12 @@ func ruleFiles(t *testing.T) []string {
 }
 
 func TestRulesPassPromtoolCheck(t *testing.T) {
-	promtool := tool(t, "promtool", "prometheus")
+	promtool := testtool.Require(t, "promtool", "prometheus")
 	t.Log(run(t, ".", nil, promtool, append([]string{"check", "rules"}, ruleFiles(t)...)...))
 }
 
 func TestRuleUnitTests(t *testing.T) {
-	promtool := tool(t, "promtool", "prometheus")
+	promtool := testtool.Require(t, "promtool", "prometheus")
 	tests, _ := filepath.Glob(filepath.Join(promDir, "tests", "*.yml"))
 	if len(tests) == 0 {
 		t.Fatal("no promtool unit tests under prometheus/tests")
@@ -38,7 +39,7 @@ func TestRuleUnitTests(t *testing.T) {
 }
 
 func TestPrometheusConfigValid(t *testing.T) {
-	promtool := tool(t, "promtool", "prometheus")
+	promtool := testtool.Require(t, "promtool", "prometheus")
 	t.Log(run(t, promDir, nil, promtool, "check", "config", "prometheus.yml"))
 }
 

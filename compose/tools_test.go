@@ -7,23 +7,6 @@ import (
 	"testing"
 )
 
-// tool finds a binary the checks need. Missing, it fails the test when CI=true
-// or N8N_CEILING_REQUIRE_TOOLS=1 (make test must not pass silently), and
-// skips it otherwise.
-func tool(t *testing.T, name, debianPkg string) string {
-	t.Helper()
-	path, err := exec.LookPath(name)
-	if err == nil {
-		return path
-	}
-	msg := name + " not found on PATH: install the Debian package " + debianPkg + " (apt-get install " + debianPkg + ")"
-	if os.Getenv("CI") == "true" || os.Getenv("N8N_CEILING_REQUIRE_TOOLS") == "1" {
-		t.Fatal(msg)
-	}
-	t.Skip(msg)
-	return ""
-}
-
 // run runs a command in dir and returns its combined output; it fails the
 // test with that output on a non-zero exit.
 func run(t *testing.T, dir string, env []string, name string, args ...string) string {

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/n8n-ceiling/n8n-ceiling/internal/headless"
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/loadgen"
 )
 
@@ -119,23 +120,21 @@ func readResult(t *testing.T, path string) *loadgen.Result {
 // must hold the SVG charts, and a screenshot is kept next to the report.
 func checkReportRenders(t *testing.T, report string) {
 	t.Helper()
-	chromium, err := exec.LookPath("chromium")
+	chromium, err := headless.Find()
 	if err != nil {
 		t.Fatal("chromium is not installed (make deps installs it)")
 	}
-	args := []string{"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-		"--disable-background-networking", "--disable-component-update", "--disable-sync",
-		"--user-data-dir=" + t.TempDir()}
-	dom, err := exec.Command(chromium, append(args, "--dump-dom", "file://"+report)...).Output()
+	b := headless.Browser{Path: chromium, Profile: t.TempDir(), Width: 1200, Height: 1800}
+	dom, err := b.DumpDOM(report)
 	if err != nil {
-		t.Fatalf("chromium --dump-dom: %v", err)
+		t.Fatal(err)
 	}
-	if n := strings.Count(string(dom), "<svg"); n < 3 {
+	if n := strings.Count(dom, "<svg"); n < 3 {
 		t.Errorf("rendered report holds %d SVG charts, want 3", n)
 	}
 	shot := strings.TrimSuffix(report, ".html") + ".png"
-	if err := exec.Command(chromium, append(args, "--screenshot="+shot, "--window-size=1200,1800", "file://"+report)...).Run(); err != nil {
-		t.Fatalf("chromium --screenshot: %v", err)
+	if err := b.Screenshot(report, shot); err != nil {
+		t.Fatal(err)
 	}
 	if st, err := os.Stat(shot); err != nil || st.Size() < 20000 {
 		t.Errorf("screenshot %s missing or blank (%v)", shot, err)

@@ -2,15 +2,16 @@ package experiment
 
 import (
 	"bytes"
-	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"reflect"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/n8n-ceiling/n8n-ceiling/internal/headless"
+	"github.com/n8n-ceiling/n8n-ceiling/internal/testtool"
 )
 
 // sampleResult is a finished two-case run with a seed block.
@@ -83,18 +84,15 @@ func TestTableListsFailedChecks(t *testing.T) {
 	}
 }
 
-const chromiumPath = "/usr/bin/chromium"
-
 var externalRef = regexp.MustCompile(`(?i)(src|href)="(https?:)?//`)
 
 // The HTML report renders in headless Chromium (networking off) with its
 // chart, and references nothing outside the file. EXPERIMENT_RENDER_HTML
 // names a report written elsewhere (the lab e2e's) to render instead.
 func TestHTMLRendersInChromium(t *testing.T) {
-	if _, err := os.Stat(chromiumPath); err != nil {
-		t.Skip("chromium is not installed (apt-get install -y chromium); CI installs it")
-	}
 	dir := t.TempDir()
+	b := headless.Browser{Path: testtool.Require(t, headless.Binary, "chromium"),
+		Profile: filepath.Join(dir, "profile"), Width: 1200, Height: 1600}
 	page := os.Getenv("EXPERIMENT_RENDER_HTML")
 	if page == "" {
 		page = filepath.Join(dir, "report.html")
@@ -106,7 +104,10 @@ func TestHTMLRendersInChromium(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	dom := chromium(t, dir, "--dump-dom", "file://"+page)
+	dom, err := b.DumpDOM(page)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if n := strings.Count(dom, "<svg"); n != 1 {
 		t.Errorf("rendered DOM has %d charts, want 1", n)
 	}
@@ -117,24 +118,10 @@ func TestHTMLRendersInChromium(t *testing.T) {
 		t.Error("rendered DOM lacks the chart contents")
 	}
 	shot := filepath.Join(dir, "shot.png")
-	chromium(t, dir, "--screenshot="+shot, "file://"+page)
+	if err := b.Screenshot(page, shot); err != nil {
+		t.Fatal(err)
+	}
 	if st, err := os.Stat(shot); err != nil || st.Size() < 10_000 {
 		t.Errorf("screenshot %v %v: want a real page", st, err)
 	}
-}
-
-func chromium(t *testing.T, dir string, args ...string) string {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
-	defer cancel()
-	base := []string{"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-		"--disable-background-networking", "--disable-component-update", "--disable-sync",
-		"--user-data-dir=" + filepath.Join(dir, "profile"), "--window-size=1200,1600"}
-	var stdout, stderr bytes.Buffer
-	cmd := exec.CommandContext(ctx, chromiumPath, append(base, args...)...)
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("chromium %v: %v\n%s", args, err, stderr.String())
-	}
-	return stdout.String()
 }

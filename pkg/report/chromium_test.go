@@ -1,43 +1,28 @@
 package report
 
 import (
-	"bytes"
-	"context"
 	"image"
 	"image/png"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
+
+	"github.com/n8n-ceiling/n8n-ceiling/internal/headless"
+	"github.com/n8n-ceiling/n8n-ceiling/internal/testtool"
 )
 
-const chromiumPath = "/usr/bin/chromium"
-
-// chromium runs headless Chromium with networking features off, so a
-// report that tried to fetch anything would render without it.
-func chromium(t *testing.T, dir string, args ...string) []byte {
+// browser is headless Chromium with a profile in dir and the screenshot
+// size checkScreenshot wants.
+func browser(t *testing.T, dir string) headless.Browser {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
-	defer cancel()
-	base := []string{"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-		"--disable-background-networking", "--disable-component-update", "--disable-sync",
-		"--user-data-dir=" + filepath.Join(dir, "profile"), "--window-size=1200,1600"}
-	cmd := exec.CommandContext(ctx, chromiumPath, append(base, args...)...)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("chromium %v: %v\n%s", args, err, stderr.String())
-	}
-	return stdout.Bytes()
+	return headless.Browser{Path: testtool.Require(t, headless.Binary, "chromium"),
+		Profile: filepath.Join(dir, "profile"), Width: 1200, Height: 1600}
 }
 
 func TestHTMLRendersInChromium(t *testing.T) {
-	if _, err := os.Stat(chromiumPath); err != nil {
-		t.Skip("chromium is not installed (apt-get install -y chromium); CI installs it")
-	}
 	dir := t.TempDir()
+	b := browser(t, dir)
 	// LOADCTL_RENDER_HTML names a report written elsewhere (the lab e2e's);
 	// without it the report of a local sweep is rendered.
 	page := os.Getenv("LOADCTL_RENDER_HTML")
@@ -46,13 +31,18 @@ func TestHTMLRendersInChromium(t *testing.T) {
 		writeReport(t, page)
 	}
 	shot := filepath.Join(dir, "report.png")
-	chromium(t, dir, "--screenshot="+shot, "file://"+page)
+	if err := b.Screenshot(page, shot); err != nil {
+		t.Fatal(err)
+	}
 	checkScreenshot(t, shot)
 	if keep := os.Getenv("LOADCTL_KEEP_SCREENSHOT"); keep != "" {
 		data, _ := os.ReadFile(shot)
 		os.WriteFile(keep, data, 0o644)
 	}
-	dom := string(chromium(t, dir, "--dump-dom", "file://"+page))
+	dom, err := b.DumpDOM(page)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if n := strings.Count(dom, "<svg"); n != 3 {
 		t.Errorf("rendered DOM has %d charts, want 3", n)
 	}
