@@ -46,6 +46,7 @@ func run(ctx context.Context, cfg Config, logger *slog.Logger, ready chan<- stri
 		defer closeSources()
 		reg.MustRegister(col)
 		mux.Handle("/", col.LandingHandler())
+		mux.Handle("/verdict", col.VerdictHandler())
 	} else {
 		mux.Handle("/", probeLanding(probes))
 	}

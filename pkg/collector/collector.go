@@ -5,7 +5,6 @@ import (
 	"log/slog"
 	"net/http"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/dockerstats"
@@ -46,9 +45,6 @@ type Collector struct {
 	cfg        Config
 	n8n        n8nDurations
 	probeNodes []dockerstats.Container // the in-process probes, for pairing
-	// sawSaturated remembers a saturated runner seen by any gate check
-	// (each sampler reading, each scrape) until the next n8n delta.
-	sawSaturated atomic.Bool
 }
 
 // New builds a Collector.

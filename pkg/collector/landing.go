@@ -24,6 +24,18 @@ func (c *Collector) LandingHandler() http.Handler {
 	})
 }
 
+// VerdictHandler serves the verdict and service-time lines as plain text,
+// one per line, for scripts and terminals.
+func (c *Collector) VerdictHandler() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		r := c.Gather(req.Context())
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		for _, line := range append(Verdict(r), serviceLines(r)...) {
+			fmt.Fprintln(w, line)
+		}
+	})
+}
+
 type landingData struct {
 	Verdict  []string
 	Service  []string

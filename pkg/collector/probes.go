@@ -58,7 +58,6 @@ func (c *Collector) pair(cs []dockerstats.Container) dockerstats.Topology {
 func (c *Collector) runnerSaturated() bool {
 	for _, p := range c.cfg.Probes {
 		if s := p.Stats.Stats(); s.InferredLimit > 0 && s.Running >= s.InferredLimit {
-			c.sawSaturated.Store(true)
 			return true
 		}
 	}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/capacity"
@@ -15,13 +14,20 @@ import (
 
 // measureJobTime collects the worker-stage time from Redis (Little's law)
 // and from n8n's execution histogram. Both count the time a job waits for
-// a runner slot, so each keeps its last estimate taken while no runner was
-// saturated and no job waited in Redis.
+// a runner slot. The Redis sampler keeps its last estimate taken while no
+// runner was saturated and no job waited. n8n's durations are recorded at
+// completion, so they may include waiting at any time before: with probes
+// that can tell, they are not used at all; without, a delta taken while
+// jobs waited in Redis is left out.
 func (c *Collector) measureJobTime(ctx context.Context, r *Report) {
 	if c.cfg.Sampler != nil {
 		if e, ok, _ := c.cfg.Sampler.JobTime(); ok {
 			r.Measured = append(r.Measured, ServiceTime{Stage: "job", Source: "redis", Time: e.JobTime, Note: littleNote(e, r.At)})
 		}
+	}
+	if len(c.cfg.Probes) > 0 {
+		r.Skipped = append(r.Skipped, "job stage from n8n: not read while broker probes run (its durations may include waiting for a runner slot)")
+		return
 	}
 	url := c.cfg.N8nMetricsURL
 	if url == "" {
@@ -57,18 +63,13 @@ func littleNote(e queue.Estimate, now time.Time) string {
 const heldAfter = 5 * time.Second
 
 // n8nDirty says why the executions since the last n8n scrape may include
-// waiting for a runner, or "" when nothing says so: a probe saturated now
-// or at any gate check since, a Redis reading with jobs waiting or taken
-// behind a closed gate, or jobs waiting in this scrape's depth.
+// waiting, or "" when nothing says so: a Redis reading with jobs waiting
+// since, or jobs waiting in this scrape's depth.
 func (c *Collector) n8nDirty(r *Report) string {
-	var why []string
-	if sat := c.runnerSaturated(); c.sawSaturated.Swap(false) || sat {
-		why = append(why, "a runner was saturated")
-	}
 	if c.cfg.Sampler != nil && c.cfg.Sampler.BusySinceLast() || r.Queue["waiting"] > 0 {
-		why = append(why, "jobs waited in Redis or a runner was saturated")
+		return "jobs waited in Redis"
 	}
-	return strings.Join(why, "; ")
+	return ""
 }
 
 // discoverMetricsURL points at main's N8N_PORT: loopback on host
@@ -88,7 +89,9 @@ func discoverMetricsURL(mains []dockerstats.Container) string {
 
 // chooseServiceTime picks per stage: the override, else the first
 // measurement (redis before n8n for the job). A single-stage measurement
-// stands in for the other stage, as for a Code-only workflow.
+// stands in for the other stage, as for a Code-only workflow. A job holds
+// its worker slot at least as long as its task holds a runner slot, so a
+// job time below the task time is noise and the task time stands in.
 func (c *Collector) chooseServiceTime(r *Report) capacity.ServiceTime {
 	r.Used = map[string]ServiceTime{}
 	if d := c.cfg.ServiceTime; d > 0 {
@@ -111,9 +114,13 @@ func (c *Collector) chooseServiceTime(r *Report) capacity.ServiceTime {
 		task = job
 		task.Stage, task.Note = "task", "no probe: the job time stands in"
 		r.Used["task"] = task
-	case hasTask && !hasJob:
+	case hasTask && (!hasJob || job.Time < task.Time):
+		note := "no job measurement: the task time stands in"
+		if hasJob {
+			note = fmt.Sprintf("the job measurement (%s from %s) is below the task time, so the task time stands in", seconds(job.Time), job.Source)
+		}
 		job = task
-		job.Stage, job.Note = "job", "no job measurement: the task time stands in"
+		job.Stage, job.Note = "job", note
 		r.Used["job"] = job
 	}
 	return capacity.ServiceTime{Job: job.Time, Task: task.Time}
