@@ -7,7 +7,7 @@ LAB := e2e/lab
 # measurements do not share the two cores with other tests.
 UNIT_PKGS = $$($(GO) list ./... | grep -v '/e2e$$')
 
-.PHONY: all build test lint unit e2e deps demo down clean dashboards bench-exporter bench-probe bench-loadctl
+.PHONY: results all build test lint unit e2e deps demo down clean dashboards bench-exporter bench-probe bench-loadctl
 
 all: build
 
@@ -36,6 +36,17 @@ test: lint unit e2e
 
 demo: build deps
 	bash scripts/demo.sh
+
+# results re-runs the shipped experiments on the lab and rewrites
+# docs/results/ (JSON, HTML and SUMMARY.md); no figure there is typed by hand.
+EXPERIMENTS := runner-limit worker-bound memory pairs scenarios
+results: build deps
+	mkdir -p docs/results
+	rc=0; for n in $(EXPERIMENTS); do \
+	  LAB_PROBE=1 $(BIN)/loadctl experiment --spec e2e/experiments/$$n.yaml --quiet \
+	    --out docs/results/$$n.json --report docs/results/$$n.html || rc=$$?; \
+	done; \
+	$(BIN)/loadctl experiment --markdown docs/results/SUMMARY.md $(EXPERIMENTS:%=docs/results/%.json); exit $$rc
 
 dashboards:
 	$(GO) run ./dashboards/gen

@@ -53,9 +53,11 @@ func TestExporterTopology(t *testing.T) {
 	if got := s.one(t, "n8n_worker_runner_capacity", "worker", "n8n-lab-worker-2"); got != 0 {
 		t.Errorf("worker 2 capacity %v, want 0", got)
 	}
-	page := get(t, strings.TrimSuffix(must(t, eps, "exporter-metrics"), "metrics"))
-	if !strings.Contains(page, "n8n-lab-worker-2 has no runner") {
-		t.Errorf("landing page does not name the worker without runner:\n%s", page)
+	base := strings.TrimSuffix(must(t, eps, "exporter-metrics"), "metrics")
+	for _, page := range []string{base, base + "verdict"} {
+		if body := get(t, page); !strings.Contains(body, "n8n-lab-worker-2 has no runner") {
+			t.Errorf("%s does not name the worker without runner:\n%s", page, body)
+		}
 	}
 }
 
@@ -133,7 +135,8 @@ func TestExporterKeepsSecrets(t *testing.T) {
 	eps := upLab(t, map[string]string{"LAB_PROBE": "1", "LAB_RUNNER_LIMITS": "5"})
 	metricsURL := must(t, eps, "exporter-metrics")
 	lab.ClosedLoop(context.Background(), must(t, eps, "webhook"), lab.BenchBody(200, 0), 5, 0, 3*time.Second)
-	exposed := get(t, metricsURL) + get(t, strings.TrimSuffix(metricsURL, "metrics"))
+	base := strings.TrimSuffix(metricsURL, "metrics")
+	exposed := get(t, metricsURL) + get(t, base) + get(t, base+"verdict")
 	logBytes, err := os.ReadFile(filepath.Join(labState(), "exporter.log"))
 	if err != nil {
 		t.Fatal(err)

@@ -28,7 +28,15 @@ func buildTool(t *testing.T, pkg string) string {
 // runTool runs a command and returns its exit code and combined output.
 func runTool(t *testing.T, bin string, args ...string) (int, string) {
 	t.Helper()
-	out, err := exec.Command(bin, args...).CombinedOutput()
+	return runToolIn(t, "", bin, args...)
+}
+
+// runToolIn is runTool in directory dir.
+func runToolIn(t *testing.T, dir, bin string, args ...string) (int, string) {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
 	var exit *exec.ExitError
 	switch {
 	case err == nil:
