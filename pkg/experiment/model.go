@@ -13,12 +13,7 @@ const (
 	mWorkerConcurrency = "n8n_worker_concurrency"
 	mRunnerMax         = "n8n_runner_max_concurrency"
 	mRunnerCapacity    = "n8n_worker_runner_capacity"
-	mWorkerEffective   = "n8n_worker_effective_concurrency"
-	mBottleneck        = "n8n_worker_bottleneck"
-	mCeiling           = "n8n_cluster_ceiling_executions_per_second"
 	mNoRunner          = "n8n_cluster_workers_without_runner"
-	mServiceTime       = "n8n_service_time_seconds"
-	mServiceTimeUsed   = "n8n_exporter_service_time_used"
 	mTasksRunning      = "n8n_runner_tasks_running"
 	mTaskDuration      = "n8n_runner_task_duration_seconds"
 	mWorkingSet        = "n8n_container_memory_working_set_bytes"
@@ -69,62 +64,23 @@ func sorted(v []int) []int {
 
 // PredictionOf reads the exporter's own ceiling, bottleneck and the
 // service time it used (the source marked by n8n_exporter_service_time_used,
-// not the largest figure).
+// not the largest figure) through loadgen's reader of the exporter.
 func PredictionOf(s Scrape) Prediction {
-	p := Prediction{Ceiling: s.Sum(mCeiling), Effective: int(s.Sum(mWorkerEffective)), Topology: TopologyOf(s)}
-	p.Bottleneck = bottleneck(s)
-	used := map[string]string{}
-	for _, x := range s.Series(mServiceTimeUsed) {
-		if x.Value == 1 {
-			used[x.Labels["stage"]] = x.Labels["source"]
-		}
+	p := Prediction{Topology: TopologyOf(s)}
+	snap, err := loadgen.ExporterFromFamilies(s)
+	if err != nil {
+		p.Error = err.Error()
+		return p
 	}
-	for _, x := range s.Series(mServiceTime) {
-		st, src := x.Labels["stage"], x.Labels["source"]
-		if used[st] != src {
-			continue
-		}
-		switch st {
-		case "job":
-			p.JobSeconds, p.JobSource = x.Value, src
-		case "task":
-			p.TaskSeconds, p.TaskSource = x.Value, src
-		}
-	}
-	if !s.Has(mCeiling) {
+	p.Effective, p.Bottleneck = snap.Effective, snap.Bottleneck
+	p.JobSeconds, p.JobSource = snap.Job.Seconds, snap.Job.Source
+	p.TaskSeconds, p.TaskSource = snap.Task.Seconds, snap.Task.Source
+	if !snap.CeilingPublished {
 		p.Error = "the exporter published no ceiling (no service time yet, or no runner)"
+		return p
 	}
+	p.Ceiling = snap.Ceiling
 	return p
-}
-
-// bottleneck collapses the per-worker flags: one word when the workers
-// agree, "worker-1=runner,worker-2=none" when they differ. A worker with
-// runner capacity 0 is "none".
-func bottleneck(s Scrape) string {
-	per := map[string]string{}
-	for _, x := range s.Series(mBottleneck) {
-		if x.Value == 1 {
-			per[x.Labels["worker"]] = x.Labels["component"]
-		}
-	}
-	for _, x := range s.Series(mRunnerCapacity) {
-		if x.Value == 0 {
-			per[x.Labels["worker"]] = "none"
-		}
-	}
-	kinds := map[string]bool{}
-	var parts []string
-	for w, b := range per {
-		kinds[b] = true
-		parts = append(parts, w+"="+b)
-	}
-	if len(kinds) == 1 {
-		for k := range kinds {
-			return k
-		}
-	}
-	slices.Sort(parts)
-	return strings.Join(parts, ",")
 }
 
 // forLoad is the closed-loop throughput the model expects at the step the

@@ -10,6 +10,8 @@ import (
 	dto "github.com/prometheus/client_model/go"
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
+
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/loadgen"
 )
 
 // maxScrapeBytes bounds one exporter answer.
@@ -60,7 +62,7 @@ func (s Scrape) Series(name string) []Series {
 		for _, lp := range m.GetLabel() {
 			l[lp.GetName()] = lp.GetValue()
 		}
-		out = append(out, Series{Labels: l, Value: metricValue(m)})
+		out = append(out, Series{Labels: l, Value: loadgen.MetricValue(m)})
 	}
 	return out
 }
@@ -95,16 +97,4 @@ func (s Scrape) HistSum(name string) (sum, count float64) {
 		count += float64(h.GetSampleCount())
 	}
 	return sum, count
-}
-
-func metricValue(m *dto.Metric) float64 {
-	switch {
-	case m.Gauge != nil:
-		return m.GetGauge().GetValue()
-	case m.Counter != nil:
-		return m.GetCounter().GetValue()
-	case m.Untyped != nil:
-		return m.GetUntyped().GetValue()
-	}
-	return 0
 }

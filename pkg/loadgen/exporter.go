@@ -32,11 +32,19 @@ const (
 
 // ExporterSnapshot is the model's view at one moment.
 type ExporterSnapshot struct {
-	Cluster    capacity.Cluster
-	Verdict    capacity.Verdict
-	Ceiling    float64 // executions per second; the exporter's own figure when published
-	Effective  int
-	Bottleneck string // "runner", "worker", "none", or per worker when they differ
+	Cluster          capacity.Cluster
+	Verdict          capacity.Verdict
+	Ceiling          float64 // executions per second; the exporter's own figure when published
+	CeilingPublished bool    // the exporter published its ceiling (else Ceiling is the model's)
+	Effective        int
+	Bottleneck       string        // "runner", "worker", "none", or per worker when they differ
+	Job, Task        ServiceFigure // the per-stage figures Cluster.Service is built from
+}
+
+// ServiceFigure is one stage's service time as read, with its source.
+type ServiceFigure struct {
+	Seconds float64
+	Source  string
 }
 
 // ExporterReader scrapes the exporter's /metrics.
@@ -73,7 +81,13 @@ func ParseExporter(in io.Reader) (ExporterSnapshot, error) {
 	if err != nil {
 		return ExporterSnapshot{}, fmt.Errorf("exporter metrics: %w", err)
 	}
-	cluster, err := clusterFrom(fams)
+	return ExporterFromFamilies(fams)
+}
+
+// ExporterFromFamilies builds a snapshot from an already parsed scrape.
+func ExporterFromFamilies(fams map[string]*dto.MetricFamily) (ExporterSnapshot, error) {
+	snap := ExporterSnapshot{}
+	cluster, err := clusterFrom(fams, &snap)
 	if err != nil {
 		return ExporterSnapshot{}, err
 	}
@@ -81,9 +95,9 @@ func ParseExporter(in io.Reader) (ExporterSnapshot, error) {
 	if err != nil {
 		return ExporterSnapshot{}, fmt.Errorf("exporter metrics: %w", err)
 	}
-	snap := ExporterSnapshot{Cluster: cluster, Verdict: v, Ceiling: v.Ceiling, Effective: v.Effective}
+	snap.Cluster, snap.Verdict, snap.Ceiling, snap.Effective = cluster, v, v.Ceiling, v.Effective
 	if c, ok := single(fams[metricClusterCeiling]); ok {
-		snap.Ceiling = c
+		snap.Ceiling, snap.CeilingPublished = c, true
 	}
 	if e, ok := single(fams[metricClusterEffective]); ok {
 		snap.Effective = int(e)
@@ -92,13 +106,15 @@ func ParseExporter(in io.Reader) (ExporterSnapshot, error) {
 	return snap, nil
 }
 
-func clusterFrom(fams map[string]*dto.MetricFamily) (capacity.Cluster, error) {
+// clusterFrom reads the topology and service time; it records the per-stage
+// figures it chose in snap.
+func clusterFrom(fams map[string]*dto.MetricFamily, snap *ExporterSnapshot) (capacity.Cluster, error) {
 	var c capacity.Cluster
 	index := map[string]int{}
 	for _, m := range fams[metricWorkerConcurrency].GetMetric() {
 		name := label(m, "worker")
 		index[name] = len(c.Workers)
-		c.Workers = append(c.Workers, capacity.Worker{Name: name, Concurrency: int(value(m))})
+		c.Workers = append(c.Workers, capacity.Worker{Name: name, Concurrency: int(MetricValue(m))})
 	}
 	if len(c.Workers) == 0 {
 		return c, fmt.Errorf("exporter metrics: no %s series", metricWorkerConcurrency)
@@ -108,9 +124,10 @@ func clusterFrom(fams map[string]*dto.MetricFamily) (capacity.Cluster, error) {
 		if !ok {
 			continue // a runner that reaches no known worker adds no capacity
 		}
-		c.Workers[i].Runners = append(c.Workers[i].Runners, capacity.Runner{Name: label(m, "runner"), Limit: int(value(m))})
+		c.Workers[i].Runners = append(c.Workers[i].Runners, capacity.Runner{Name: label(m, "runner"), Limit: int(MetricValue(m))})
 	}
-	c.Service = serviceTime(fams[metricServiceTime], usedSources(fams[metricServiceTimeUsed]))
+	snap.Job, snap.Task = serviceFigures(fams[metricServiceTime], usedSources(fams[metricServiceTimeUsed]))
+	c.Service = serviceTime(snap.Job, snap.Task)
 	return c, nil
 }
 
@@ -118,46 +135,56 @@ func clusterFrom(fams map[string]*dto.MetricFamily) (capacity.Cluster, error) {
 func usedSources(f *dto.MetricFamily) map[string]string {
 	used := map[string]string{}
 	for _, m := range f.GetMetric() {
-		if value(m) == 1 {
+		if MetricValue(m) == 1 {
 			used[label(m, "stage")] = label(m, "source")
 		}
 	}
 	return used
 }
 
-// serviceTime takes, per stage, the source the exporter marks as used, so
-// the prediction matches the published ceiling; without a mark it takes
-// the largest figure, the conservative choice when sources disagree. A
-// stage without a figure leaves the service time unknown.
-func serviceTime(f *dto.MetricFamily, used map[string]string) capacity.ServiceTime {
-	var job, task float64
+// serviceFigures takes, per stage, the source the exporter marks as used,
+// so the prediction matches the published ceiling; without a mark it takes
+// the largest figure, the conservative choice when sources disagree.
+func serviceFigures(f *dto.MetricFamily, used map[string]string) (job, task ServiceFigure) {
 	for _, m := range f.GetMetric() {
-		v := value(m)
-		stage := label(m, "stage")
-		if src, ok := used[stage]; (ok && src != label(m, "source")) || math.IsNaN(v) || v <= 0 {
+		v := MetricValue(m)
+		stage, src := label(m, "stage"), label(m, "source")
+		if u, ok := used[stage]; (ok && u != src) || math.IsNaN(v) || v <= 0 {
 			continue
 		}
-		switch stage {
-		case "job":
-			job = max(job, v)
-		case "task":
-			task = max(task, v)
+		switch {
+		case stage == "job" && v > job.Seconds:
+			job = ServiceFigure{v, src}
+		case stage == "task" && v > task.Seconds:
+			task = ServiceFigure{v, src}
 		}
 	}
-	if job <= 0 || task <= 0 {
+	return job, task
+}
+
+// serviceTime is the model's input; a stage without a figure leaves the
+// service time unknown.
+func serviceTime(job, task ServiceFigure) capacity.ServiceTime {
+	if job.Seconds <= 0 || task.Seconds <= 0 {
 		return capacity.ServiceTime{}
 	}
 	sec := func(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
-	return capacity.ServiceTime{Job: sec(job), Task: sec(task)}
+	return capacity.ServiceTime{Job: sec(job.Seconds), Task: sec(task.Seconds)}
 }
 
-// bottleneckOf reads the per-worker flags; with none published it falls
-// back to the model. Workers that agree collapse to one word.
+// bottleneckOf reads the per-worker flags (a worker without runner, which
+// has none set, is "none"); with no flag published it falls back to the
+// model. Workers that agree collapse to one word.
 func bottleneckOf(f *dto.MetricFamily, v capacity.Verdict) string {
 	per := map[string]string{}
 	for _, m := range f.GetMetric() {
-		if value(m) == 1 {
+		if MetricValue(m) == 1 {
 			per[label(m, "worker")] = label(m, "component")
+		}
+	}
+	for _, w := range v.Workers {
+		if len(per) > 0 && w.Bottleneck == capacity.BottleneckNone {
+			per[w.Name] = string(w.Bottleneck)
 		}
 	}
 	if len(per) == 0 {
@@ -185,10 +212,12 @@ func single(f *dto.MetricFamily) (float64, bool) {
 	if len(ms) != 1 {
 		return 0, false
 	}
-	return value(ms[0]), true
+	return MetricValue(ms[0]), true
 }
 
-func value(m *dto.Metric) float64 {
+// MetricValue is a gauge's, counter's or untyped sample's value (0 for
+// other types).
+func MetricValue(m *dto.Metric) float64 {
 	switch {
 	case m.Gauge != nil:
 		return m.GetGauge().GetValue()

@@ -123,3 +123,30 @@ func TestExporterReaderHTTP(t *testing.T) {
 		t.Errorf("404 error = %v", err)
 	}
 }
+
+// A worker without runner has no flag set: it reads "none" beside the
+// flagged one. The figures behind the service time keep their sources.
+func TestParseExporterRunnerlessWorkerAndFigures(t *testing.T) {
+	text := `n8n_worker_concurrency{worker="a"} 15
+n8n_worker_concurrency{worker="b"} 15
+n8n_runner_max_concurrency{runner="r1",worker="a"} 5
+n8n_worker_bottleneck{worker="a",component="runner"} 1
+n8n_worker_bottleneck{worker="a",component="worker"} 0
+n8n_worker_bottleneck{worker="b",component="runner"} 0
+n8n_worker_bottleneck{worker="b",component="worker"} 0
+n8n_service_time_seconds{stage="job",source="probe"} 1.25
+n8n_service_time_seconds{stage="task",source="probe"} 1.06
+n8n_service_time_seconds{stage="task",source="n8n"} 3
+n8n_exporter_service_time_used{stage="task",source="probe"} 1
+`
+	snap, err := ParseExporter(strings.NewReader(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if snap.Bottleneck != "a=runner,b=none" {
+		t.Errorf("bottleneck %q, want a=runner,b=none", snap.Bottleneck)
+	}
+	if snap.Job != (ServiceFigure{1.25, "probe"}) || snap.Task != (ServiceFigure{1.06, "probe"}) || snap.CeilingPublished {
+		t.Errorf("job %+v task %+v published %v", snap.Job, snap.Task, snap.CeilingPublished)
+	}
+}
