@@ -3,12 +3,14 @@ package experiment
 import (
 	"html/template"
 	"io"
+
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/report"
 )
 
 // HTML writes one self-contained page: inline styles and SVG, nothing
 // fetched.
 func HTML(w io.Writer, r *Result) error {
-	page := htmlPage{Res: r, Chart: template.HTML(ceilingChart(r.Cases)), // #nosec: built from escaped parts
+	page := htmlPage{Res: r, Chart: template.HTML(ceilingChart(r.Cases).SVG()), ChartCSS: report.ChartCSS, // #nosec: built from escaped parts
 		Head: heads(), Failed: r.FailedChecks()}
 	for _, c := range r.Cases {
 		page.Rows = append(page.Rows, htmlRow{Case: c, Cells: c.cells()})
@@ -17,11 +19,12 @@ func HTML(w io.Writer, r *Result) error {
 }
 
 type htmlPage struct {
-	Res    *Result
-	Chart  template.HTML
-	Head   []string
-	Rows   []htmlRow
-	Failed []string
+	Res      *Result
+	Chart    template.HTML
+	ChartCSS template.CSS
+	Head     []string
+	Rows     []htmlRow
+	Failed   []string
 }
 
 type htmlRow struct {
@@ -40,10 +43,7 @@ body{font:15px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:24px au
 h1{font-size:22px;margin:0 0 4px}h2{font-size:17px;margin:28px 0 8px}h3{font-size:15px;margin:18px 0 6px}
 .sub{color:#555;margin:0 0 14px}.verdict{font-size:17px;font-weight:600;background:#fff4e5;border-left:4px solid #e07b00;padding:8px 12px}
 .warn{background:#fdecea;border-left:4px solid #c62828;padding:8px 12px 8px 28px;overflow-wrap:anywhere}
-.chart{width:100%;height:auto;display:block;margin:8px 0 18px;border:1px solid #e3e3e3;border-radius:6px;background:#fff}
-.chart .title{font-size:16px;font-weight:600;fill:#222}.chart .grid{stroke:#eee}.chart .axis{stroke:#999}
-.chart .ytick{font-size:12px;text-anchor:end;fill:#555}.chart .xtick{font-size:13px;text-anchor:middle;fill:#333}
-.chart .ylabel{font-size:12px;text-anchor:middle;fill:#555}.chart .legend{font-size:12px;fill:#333}
+{{.ChartCSS}}
 .scroll{overflow-x:auto}table{border-collapse:collapse;font-size:12px;width:100%}th,td{padding:3px 4px;border-bottom:1px solid #e5e5e5;text-align:right;white-space:nowrap}
 th{background:#f5f5f5}td:first-child,th:first-child{text-align:left}
 .ok{color:#2e7d32}.fail{color:#c62828;font-weight:600}code{font-size:13px}

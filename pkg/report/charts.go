@@ -62,18 +62,18 @@ func prediction(s loadgen.StepResult) *loadgen.Prediction {
 	return s.Exporter.Prediction
 }
 
-func throughputChart(res *loadgen.Result) chart {
-	c := chart{
-		title: "Passing throughput per step", yLabel: "requests per second", labels: stepLabels(res),
-		bars: []series{{name: "passing req/s", color: colPass,
-			values: perStep(res, func(s loadgen.StepResult) float64 { return s.Figures.Throughput })}},
-		mark: kneeIndex(res), yFmt: func(v float64) string { return fmt.Sprintf("%.3g", v) }, minYMax: 1,
+func throughputChart(res *loadgen.Result) Chart {
+	c := Chart{
+		Title: "Passing throughput per step", YLabel: "requests per second", Labels: stepLabels(res),
+		Bars: []Series{{Name: "passing req/s", Color: colPass,
+			Values: perStep(res, func(s loadgen.StepResult) float64 { return s.Figures.Throughput })}},
+		Mark: kneeIndex(res), YFmt: func(v float64) string { return fmt.Sprintf("%.3g", v) }, MinYMax: 1,
 	}
 	if res.Knee != nil {
-		c.markText = fmt.Sprintf("knee %.2f/s", res.Knee.MeasuredCeiling)
+		c.MarkText = fmt.Sprintf("knee %.2f/s", res.Knee.MeasuredCeiling)
 	}
 	if ceil := predictedCeiling(res); ceil > 0 {
-		c.ref = &series{name: fmt.Sprintf("predicted ceiling %.2f/s", ceil), color: colCeiling, values: []float64{ceil}}
+		c.Ref = &Series{Name: fmt.Sprintf("predicted ceiling %.2f/s", ceil), Color: colCeiling, Values: []float64{ceil}}
 	}
 	pred := perStep(res, func(s loadgen.StepResult) float64 {
 		if p := prediction(s); p != nil {
@@ -82,28 +82,28 @@ func throughputChart(res *loadgen.Result) chart {
 		return math.NaN()
 	})
 	if hasValue(pred) {
-		c.lines = []series{{name: "model for these VUs", color: colPredict, values: pred, dashed: true}}
+		c.Lines = []Series{{Name: "model for these VUs", Color: colPredict, Values: pred, Dashed: true}}
 	}
 	return c
 }
 
-func latencyChart(res *loadgen.Result) chart {
-	c := chart{
-		title: "Latency percentiles per step (passing requests)", yLabel: "seconds", labels: stepLabels(res),
-		mark: kneeIndex(res), markText: "knee", yFmt: axisSeconds, minYMax: 0.001,
+func latencyChart(res *loadgen.Result) Chart {
+	c := Chart{
+		Title: "Latency percentiles per step (passing requests)", YLabel: "seconds", Labels: stepLabels(res),
+		Mark: kneeIndex(res), MarkText: "knee", YFmt: axisSeconds, MinYMax: 0.001,
 	}
 	pick := []func(loadgen.Latency) float64{
 		func(l loadgen.Latency) float64 { return l.P50 }, func(l loadgen.Latency) float64 { return l.P90 },
 		func(l loadgen.Latency) float64 { return l.P95 }, func(l loadgen.Latency) float64 { return l.P99 },
 	}
-	c.notes = map[int]string{}
+	c.Notes = map[int]string{}
 	for i, s := range res.Steps {
 		if s.Figures.Latency.Count == 0 {
-			c.notes[i] = "no request passed"
+			c.Notes[i] = "no request passed"
 		}
 	}
 	for i, name := range []string{"p50", "p90", "p95", "p99"} {
-		c.lines = append(c.lines, series{name: name, color: latencyColors[i], values: perStep(res, func(s loadgen.StepResult) float64 {
+		c.Lines = append(c.Lines, Series{Name: name, Color: latencyColors[i], Values: perStep(res, func(s loadgen.StepResult) float64 {
 			if s.Figures.Latency.Count == 0 {
 				return math.NaN() // no passing request: no latency to show
 			}
@@ -113,10 +113,10 @@ func latencyChart(res *loadgen.Result) chart {
 	return c
 }
 
-func errorChart(res *loadgen.Result) chart {
-	c := chart{
-		title: "Error and check-failure rates per step (share of requests)", yLabel: "share of requests", labels: stepLabels(res),
-		mark: -1, yFmt: func(v float64) string { return fmt.Sprintf("%.3g%%", 100*v) }, minYMax: 0.01, yCap: 1,
+func errorChart(res *loadgen.Result) Chart {
+	c := Chart{
+		Title: "Error and check-failure rates per step (share of requests)", YLabel: "share of requests", Labels: stepLabels(res),
+		Mark: -1, YFmt: func(v float64) string { return fmt.Sprintf("%.3g%%", 100*v) }, MinYMax: 0.01, YCap: 1,
 	}
 	total := 0.0
 	for _, k := range loadgen.ErrorKinds() {
@@ -129,10 +129,10 @@ func errorChart(res *loadgen.Result) chart {
 		for _, v := range vals {
 			total += v
 		}
-		c.bars = append(c.bars, series{name: k.String(), color: errorColors[k.String()], values: vals})
+		c.Bars = append(c.Bars, Series{Name: k.String(), Color: errorColors[k.String()], Values: vals})
 	}
 	if total == 0 {
-		c.empty = "no errors and no failed checks in any step"
+		c.Empty = "no errors and no failed checks in any step"
 	}
 	return c
 }

@@ -17,10 +17,11 @@ func HTML(w io.Writer, res *loadgen.Result) error {
 		Res:      res,
 		KneeLine: KneeLine(res),
 		Charts: []template.HTML{
-			template.HTML(throughputChart(res).svg()), // #nosec: built from escaped parts
-			template.HTML(latencyChart(res).svg()),
-			template.HTML(errorChart(res).svg()),
+			template.HTML(throughputChart(res).SVG()), // #nosec: built from escaped parts
+			template.HTML(latencyChart(res).SVG()),
+			template.HTML(errorChart(res).SVG()),
 		},
+		ChartCSS: ChartCSS,
 		Plan:     planLine(res),
 		Examples: ErrorExampleLines(res),
 	}
@@ -37,6 +38,7 @@ type htmlPage struct {
 	Plan     string
 	Examples []string
 	Charts   []template.HTML
+	ChartCSS template.CSS
 	Head     []string
 	Rows     []htmlRow
 }
@@ -65,13 +67,7 @@ body{font:15px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:24px au
 h1{font-size:22px;margin:0 0 4px}h2{font-size:17px;margin:28px 0 8px}
 .sub{color:#555;margin:0 0 14px}.knee{font-size:17px;font-weight:600;background:#fff4e5;border-left:4px solid #e07b00;padding:8px 12px}
 .warn{background:#fdecea;border-left:4px solid #c62828;padding:8px 12px 8px 28px;overflow-wrap:anywhere}
-.chart{width:100%;height:auto;display:block;margin:8px 0 18px;border:1px solid #e3e3e3;border-radius:6px;background:#fff}
-.chart .title{font-size:16px;font-weight:600;fill:#222}.chart .grid{stroke:#eee}.chart .axis{stroke:#999}
-.chart .ytick{font-size:12px;text-anchor:end;fill:#555}.chart .xtick{font-size:13px;text-anchor:middle;fill:#333}
-.chart .ylabel{font-size:12px;text-anchor:middle;fill:#555}.chart .legend{font-size:12px;fill:#333}
-.chart .mark{fill:#e07b00;fill-opacity:.12}.chart .marktext{font-size:13px;font-weight:600;text-anchor:middle;fill:#b35f00}
-.chart .ref{stroke-width:2;stroke-dasharray:8 5}.chart .reftext{font-size:12px;font-weight:600;paint-order:stroke;stroke:#fff;stroke-width:4px}
-.chart .note{font-size:13px;text-anchor:middle;fill:#c62828;font-weight:600}.chart .empty{font-size:14px;text-anchor:middle;fill:#2e7d32}
+{{.ChartCSS}}
 .scroll{overflow-x:auto}table{border-collapse:collapse;font-size:12px;width:100%}th,td{padding:3px 4px;border-bottom:1px solid #e5e5e5;text-align:right;white-space:nowrap}
 th{background:#f5f5f5}tr.knee td{background:#fff4e5;font-weight:600}
 .ok{color:#2e7d32}.fail{color:#c62828;font-weight:600}code{font-size:13px}

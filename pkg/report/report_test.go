@@ -174,7 +174,7 @@ func TestErrorChartAxisStopsAtAllRequests(t *testing.T) {
 	if got := c.yMax(); got != 1 {
 		t.Errorf("error chart axis tops at %v, want 1 (100%%)", got)
 	}
-	if svg := latencyChart(res).svg(); !strings.Contains(svg, "no request passed") {
+	if svg := latencyChart(res).SVG(); !strings.Contains(svg, "no request passed") {
 		t.Error("a step without passing requests is not labelled in the latency chart")
 	}
 }
