@@ -1,6 +1,9 @@
 package queue
 
-import "time"
+import (
+	"math"
+	"time"
+)
 
 // Estimate is a job-stage service time by Little's law: W = L / λ, with L
 // the time-weighted mean of the active list and λ the job-id counter's rate.
@@ -28,18 +31,16 @@ func saturated(s sample, slots int64) bool {
 	return s.gated || s.wait > 0 || (slots > 0 && s.active >= slots)
 }
 
-// estimate uses the newest run of unsaturated samples.
+// estimate uses the longest steady stretch at the end of the newest run of
+// unsaturated samples.
 func estimate(samples []sample, slots int64) (Estimate, bool) {
-	run := unsaturatedSuffix(samples, slots)
+	run := steadySuffix(unsaturatedSuffix(samples, slots))
 	if len(run) < 2 {
 		return Estimate{}, false
 	}
 	first, last := run[0], run[len(run)-1]
 	span := last.at.Sub(first.at)
 	jobs := last.id - first.id
-	if span < minSpan || jobs < minJobs {
-		return Estimate{}, false
-	}
 	e := Estimate{MeanActive: meanActive(run), Span: span, Jobs: jobs, At: last.at}
 	e.Rate = float64(jobs) / span.Seconds()
 	e.JobTime = time.Duration(e.MeanActive / e.Rate * float64(time.Second))
@@ -57,6 +58,28 @@ func unsaturatedSuffix(samples []sample, slots int64) []sample {
 		i--
 	}
 	return samples[i:]
+}
+
+// steadySuffix returns the longest suffix of run that is long enough and
+// starts and ends with about the same number of active jobs. Little's law
+// over a finite window holds only then: a window that catches a backlog
+// draining (or a load ramping up) counts jobs that arrived before it (or
+// leave after it), and its estimate can be off by the whole backlog.
+func steadySuffix(run []sample) []sample {
+	if len(run) < 2 {
+		return nil
+	}
+	last := run[len(run)-1]
+	for i := 0; i < len(run)-1; i++ {
+		s := run[i:]
+		if last.at.Sub(s[0].at) < minSpan || last.id-s[0].id < minJobs {
+			return nil
+		}
+		if tol := max(1, 0.2*meanActive(s)); math.Abs(float64(s[0].active-last.active)) <= tol {
+			return s
+		}
+	}
+	return nil
 }
 
 // meanActive is the time-weighted (trapezoid) mean of the active list.

@@ -28,11 +28,11 @@ func TestLittlesLawSteady(t *testing.T) {
 
 func TestLittlesLawTimeWeighted(t *testing.T) {
 	s := steady(7, 2, 1, 0)
-	s[6].at = s[5].at.Add(4 * time.Second) // one long gap, active stays 2
-	s[6].active = 4
-	// area: 5 s × 2 + 4 s × 3 = 22 over 9 s; 6 arrivals in 9 s.
+	s[6].at = s[5].at.Add(4 * time.Second) // one long gap, active 2 → 3
+	s[6].active = 3
+	// area: 5 s × 2 + 4 s × 2.5 = 20 over 9 s; 6 arrivals in 9 s.
 	e, ok := estimate(s, 0)
-	want := (22.0 / 9) / (6.0 / 9)
+	want := (20.0 / 9) / (6.0 / 9)
 	if !ok || math.Abs(e.JobTime.Seconds()-want) > 1e-6 {
 		t.Fatalf("got %v, want %.4f s", e.JobTime, want)
 	}
@@ -53,6 +53,30 @@ func TestLittlesLawSkipsSaturated(t *testing.T) {
 	s[9].wait = 3
 	if _, ok := estimate(s, 0); ok {
 		t.Fatalf("last sample had jobs waiting; no unsaturated run should remain long enough")
+	}
+}
+
+// A backlog draining after a saturated stretch, or a load ramping up, is not
+// a steady state: Little's law over it would count jobs that arrived before
+// the window. Only the steady part after a ramp is used.
+func TestLittlesLawNeedsSteadyState(t *testing.T) {
+	drain := steady(12, 6, 2, 0)
+	for i, active := range []int64{6, 5, 3, 2, 1, 0, 0} {
+		drain = append(drain, sample{at: t0.Add(time.Duration(12+i) * time.Second), active: active, id: 22 + int64(i)})
+	}
+	if e, ok := estimate(drain, 15); ok {
+		t.Errorf("estimated %+v over a draining backlog", e)
+	}
+	ramp := []sample{{at: t0, active: 0, id: 0}}
+	for i, active := range []int64{2, 4, 6} {
+		ramp = append(ramp, sample{at: t0.Add(time.Duration(i+1) * time.Second), active: active, id: int64(2 * (i + 1))})
+	}
+	for i := 4; i < 14; i++ {
+		ramp = append(ramp, sample{at: t0.Add(time.Duration(i) * time.Second), active: 6, id: int64(2 * i)})
+	}
+	e, ok := estimate(ramp, 15)
+	if !ok || e.JobTime != 3*time.Second || e.MeanActive != 6 {
+		t.Fatalf("after a ramp: got %+v ok %v, want 6 active / 2 per s = 3 s", e, ok)
 	}
 }
 
