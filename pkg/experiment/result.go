@@ -1,8 +1,6 @@
 package experiment
 
 import (
-	"encoding/json"
-	"fmt"
 	"io"
 	"time"
 
@@ -122,20 +120,9 @@ type CheckResult struct {
 }
 
 // WriteJSON writes r as indented JSON.
-func WriteJSON(w io.Writer, r *Result) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(r)
-}
+func WriteJSON(w io.Writer, r *Result) error { return loadgen.WriteIndentedJSON(w, r) }
 
 // ReadJSON reads a result and rejects other schema versions.
 func ReadJSON(rd io.Reader) (*Result, error) {
-	var r Result
-	if err := json.NewDecoder(rd).Decode(&r); err != nil {
-		return nil, fmt.Errorf("experiment result: %w", err)
-	}
-	if r.Schema != SchemaVersion {
-		return nil, fmt.Errorf("experiment result: schema %q, want %q", r.Schema, SchemaVersion)
-	}
-	return &r, nil
+	return loadgen.ReadVersionedJSON(rd, "experiment result", SchemaVersion, func(r *Result) string { return r.Schema })
 }

@@ -80,7 +80,7 @@ func (r *Runner) measure(ctx context.Context, c Case, env map[string]string, cr 
 	if err != nil {
 		return err
 	}
-	cr.Webhooks, cr.Exporter = redactURLs(urls), redactURLs([]string{exporter})[0]
+	cr.Webhooks, cr.Exporter = loadgen.RedactURLs(urls), loadgen.RedactURLs([]string{exporter})[0]
 	top, err := settle(ctx, r.Client, exporter, c.Wait, r.Spec.Settle.Timeout.D(), r.Spec.Settle.Poll.D())
 	cr.SettleSec = time.Since(t0).Seconds()
 	if err != nil {

@@ -106,15 +106,3 @@ func (t Target) formFields() map[string]string {
 	}
 	return out
 }
-
-// redactURLs hides URL passwords (http://user:xxxxx@host) in results.
-func redactURLs(urls []string) []string {
-	out := make([]string, len(urls))
-	for i, raw := range urls {
-		out[i] = raw
-		if u, err := url.Parse(raw); err == nil {
-			out[i] = u.Redacted()
-		}
-	}
-	return out
-}

@@ -1,7 +1,6 @@
 package loadgen
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -108,20 +107,9 @@ func KneePoints(steps []StepResult) []KneePoint {
 }
 
 // WriteJSON writes r as indented JSON.
-func WriteJSON(w io.Writer, r *Result) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(r)
-}
+func WriteJSON(w io.Writer, r *Result) error { return WriteIndentedJSON(w, r) }
 
 // ReadJSON reads a result and rejects other schema versions.
 func ReadJSON(rd io.Reader) (*Result, error) {
-	var r Result
-	if err := json.NewDecoder(rd).Decode(&r); err != nil {
-		return nil, fmt.Errorf("sweep result: %w", err)
-	}
-	if r.Schema != SchemaVersion {
-		return nil, fmt.Errorf("sweep result: schema %q, want %q", r.Schema, SchemaVersion)
-	}
-	return &r, nil
+	return ReadVersionedJSON(rd, "sweep result", SchemaVersion, func(r *Result) string { return r.Schema })
 }

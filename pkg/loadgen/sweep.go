@@ -203,7 +203,7 @@ func (s *Sweep) settings() Settings {
 	t, p := s.Target, s.Plan
 	set := Settings{
 		Model: p.Model, Steps: p.Steps, StepSeconds: p.Step.Seconds(), WarmupSeconds: p.Warmup.Seconds(),
-		StopAtKnee: p.StopAtKnee, URLs: redacted(t.URLs), Method: t.methodOrPost(),
+		StopAtKnee: p.StopAtKnee, URLs: RedactURLs(t.URLs), Method: t.methodOrPost(),
 		HeaderNames: slices.Sorted(maps.Keys(t.Header)), ContentType: t.ContentType, BodyBytes: len(t.Body),
 		ExpectStatus: t.Checks.Status, TimeoutSeconds: t.Client.Timeout.Seconds(), Checks: []string{},
 	}
@@ -235,8 +235,8 @@ func (p Plan) String() string {
 	return fmt.Sprintf("%s loop, steps %s, %v each after %v warm-up", p.Model, strings.Join(loads, ", "), p.Step, p.Warmup)
 }
 
-// redacted hides passwords in URLs (http://user:xxxxx@host) for reports.
-func redacted(urls []string) []string {
+// RedactURLs hides passwords in URLs (http://user:xxxxx@host) for reports.
+func RedactURLs(urls []string) []string {
 	out := make([]string, len(urls))
 	for i, raw := range urls {
 		out[i] = raw
