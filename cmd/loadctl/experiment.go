@@ -43,11 +43,8 @@ func newExperimentFlagSet(f *experimentFlags, stderr io.Writer) *flag.FlagSet {
 func runExperiment(args []string, stdout, stderr io.Writer) int {
 	var f experimentFlags
 	fs := newExperimentFlagSet(&f, stderr)
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
+	if code, ok := parseArgs(fs, args, true, stderr); !ok {
+		return code
 	}
 	if (f.spec == "") == (fs.NArg() == 0) {
 		fmt.Fprintln(stderr, "loadctl experiment: give --spec to run, or saved result files to re-report (not both)")

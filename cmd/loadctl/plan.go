@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -9,6 +8,7 @@ import (
 	"time"
 
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/capacity"
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/loadgen"
 )
 
 type planFlags struct {
@@ -45,15 +45,8 @@ func newPlanFlagSet(f *planFlags, stderr io.Writer) *flag.FlagSet {
 func runPlan(args []string, stdout, stderr io.Writer) int {
 	var f planFlags
 	fs := newPlanFlagSet(&f, stderr)
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "loadctl plan: unexpected argument %q\n", fs.Arg(0))
-		return exitUsage
+	if code, ok := parseArgs(fs, args, false, stderr); !ok {
+		return code
 	}
 	res, err := buildPlan(f)
 	if err != nil {
@@ -61,9 +54,7 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	if f.json {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(res); err != nil {
+		if err := loadgen.WriteIndentedJSON(stdout, res); err != nil {
 			fmt.Fprintf(stderr, "loadctl plan: %v\n", err)
 			return exitError
 		}

@@ -83,15 +83,8 @@ func newSweepFlagSet(f *sweepFlags, stderr io.Writer) *flag.FlagSet {
 func runSweep(args []string, stdout, stderr io.Writer) int {
 	var f sweepFlags
 	fs := newSweepFlagSet(&f, stderr)
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "loadctl sweep: unexpected argument %q\n", fs.Arg(0))
-		return exitUsage
+	if code, ok := parseArgs(fs, args, false, stderr); !ok {
+		return code
 	}
 	if f.from != "" {
 		return reReport(f, stdout, stderr)

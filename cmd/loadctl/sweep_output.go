@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -93,7 +92,7 @@ func writeOutputs(f sweepFlags, res *loadgen.Result, stdout, stderr io.Writer) i
 		if o.path == "" {
 			continue
 		}
-		if err := writeFile(o.path, res, o.write); err != nil {
+		if err := createWith(o.path, func(w io.Writer) error { return o.write(w, res) }); err != nil {
 			fmt.Fprintf(stderr, "loadctl sweep: %s %s: %v\n", o.flag, o.path, err)
 			code = exitError
 			continue
@@ -101,12 +100,4 @@ func writeOutputs(f sweepFlags, res *loadgen.Result, stdout, stderr io.Writer) i
 		fmt.Fprintf(stderr, "loadctl sweep: wrote %s\n", o.path)
 	}
 	return code
-}
-
-func writeFile(path string, res *loadgen.Result, write func(io.Writer, *loadgen.Result) error) error {
-	fh, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	return errors.Join(write(fh, res), fh.Close())
 }
