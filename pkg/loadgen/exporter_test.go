@@ -54,10 +54,7 @@ n8n_runner_max_concurrency{runner="r2",worker="b"} 5
 n8n_service_time_seconds{stage="job",source="queue"} 2
 n8n_service_time_seconds{stage="task",source="broker"} 2
 `
-	snap, err := ParseExporter(strings.NewReader(text))
-	if err != nil {
-		t.Fatal(err)
-	}
+	snap := mustParseExporter(t, text)
 	// a: min(4,10)/2 = 2, b: min(15,5)/2 = 2.5; no published ceiling.
 	if snap.Ceiling != 4.5 || snap.Effective != 9 {
 		t.Errorf("ceiling %v effective %d, want 4.5 and 9", snap.Ceiling, snap.Effective)
@@ -78,10 +75,7 @@ n8n_service_time_seconds{stage="task",source="config"} 2
 n8n_exporter_service_time_used{stage="job",source="broker"} 1
 n8n_exporter_service_time_used{stage="job",source="queue"} 0
 `
-	snap, err := ParseExporter(strings.NewReader(text))
-	if err != nil {
-		t.Fatal(err)
-	}
+	snap := mustParseExporter(t, text)
 	// job: the marked source (1 s), not the larger 3 s; task: no mark, so
 	// the largest (2 s). The stray runner adds nothing.
 	want := capacity.ServiceTime{Job: time.Second, Task: 2 * time.Second}
@@ -139,14 +133,20 @@ n8n_service_time_seconds{stage="task",source="probe"} 1.06
 n8n_service_time_seconds{stage="task",source="n8n"} 3
 n8n_exporter_service_time_used{stage="task",source="probe"} 1
 `
-	snap, err := ParseExporter(strings.NewReader(text))
-	if err != nil {
-		t.Fatal(err)
-	}
+	snap := mustParseExporter(t, text)
 	if snap.Bottleneck != "a=runner,b=none" {
 		t.Errorf("bottleneck %q, want a=runner,b=none", snap.Bottleneck)
 	}
 	if snap.Job != (ServiceFigure{1.25, "probe"}) || snap.Task != (ServiceFigure{1.06, "probe"}) || snap.CeilingPublished {
 		t.Errorf("job %+v task %+v published %v", snap.Job, snap.Task, snap.CeilingPublished)
 	}
+}
+
+func mustParseExporter(t *testing.T, text string) ExporterSnapshot {
+	t.Helper()
+	snap, err := ParseExporter(strings.NewReader(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return snap
 }
