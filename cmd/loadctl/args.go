@@ -7,6 +7,14 @@ import (
 	"io"
 )
 
+// newFlagSet is a subcommand's flag set: parse errors return instead of
+// exiting, and usage goes to stderr.
+func newFlagSet(name string, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	return fs
+}
+
 // parseArgs parses a subcommand's flags. When ok is false the command
 // returns code: exitOK after -h, exitUsage for a bad flag or, when the
 // command takes no positional arguments, a stray one.

@@ -23,8 +23,7 @@ type experimentFlags struct {
 }
 
 func newExperimentFlagSet(f *experimentFlags, stderr io.Writer) *flag.FlagSet {
-	fs := flag.NewFlagSet("experiment", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("experiment", stderr)
 	fs.StringVar(&f.spec, "spec", "", "experiment spec (YAML or JSON), e.g. e2e/experiments/runner-limit.yaml")
 	fs.StringVar(&f.dir, "dir", ".", "directory the apply hook runs in (the repository root for the lab's e2e/lab/up.sh)")
 	fs.StringVar(&f.out, "out", "", "write the result as JSON (schema "+experiment.SchemaVersion+") to this file")

@@ -26,8 +26,7 @@ type planFlags struct {
 }
 
 func newPlanFlagSet(f *planFlags, stderr io.Writer) *flag.FlagSet {
-	fs := flag.NewFlagSet("plan", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("plan", stderr)
 	fs.IntVar(&f.workerConcurrency, "worker-concurrency", 0, "worker --concurrency (n8n's default is 10)")
 	fs.Var(&f.runnerLimits, "runner-limit", "N8N_RUNNERS_MAX_CONCURRENCY of each runner on the worker, comma list (e.g. 10,10)")
 	fs.DurationVar(&f.serviceTime, "service-time", 0, "time one execution holds a slot, e.g. 3s (sets both stages)")

@@ -49,8 +49,7 @@ type sweepFlags struct {
 }
 
 func newSweepFlagSet(f *sweepFlags, stderr io.Writer) *flag.FlagSet {
-	fs := flag.NewFlagSet("sweep", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("sweep", stderr)
 	fs.Var(&f.urls, "url", "webhook URL; repeat to rotate over several round-robin")
 	fs.StringVar(&f.method, "method", "POST", "HTTP method")
 	fs.StringVar(&f.body, "body", defaultBody, "JSON body template")
