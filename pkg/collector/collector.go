@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/dockerstats"
@@ -45,6 +46,7 @@ type Collector struct {
 	cfg        Config
 	n8n        n8nDurations
 	probeNodes []dockerstats.Container // the in-process probes, for pairing
+	lastSat    atomic.Int64            // unix nanos a runner was last seen saturated
 }
 
 // New builds a Collector.

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/dockerstats"
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/queue"
@@ -62,12 +63,12 @@ func TestN8nDurationsDelta(t *testing.T) {
 	d := n8nDurations{client: srv.Client()}
 	wants := []float64{1.05, 2.0, 2.0} // all-time mean, then the delta's mean, then held
 	for _, want := range wants {
-		got, _, err := d.read(context.Background(), srv.URL, "")
+		got, _, err := d.read(context.Background(), srv.URL, "", time.Time{}, time.Now())
 		if err != nil || got.Seconds() < want-1e-9 || got.Seconds() > want+1e-9 {
 			t.Fatalf("got %v err %v, want %.2f s", got, err, want)
 		}
 	}
-	if _, _, err := d.read(context.Background(), srv.URL+"/x\x00", ""); err == nil {
+	if _, _, err := d.read(context.Background(), srv.URL+"/x\x00", "", time.Time{}, time.Now()); err == nil {
 		t.Fatal("bad URL accepted")
 	}
 }

@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
+	"sort"
 	"sync"
 	"time"
 
@@ -22,40 +24,75 @@ const maxMetricsBody = 16 << 20
 
 // n8nDurations reads the histogram and returns the mean of executions since
 // the previous scrape, falling back to the last such mean, then to the
-// mean since n8n started. A delta the caller calls dirty (executions that
-// may have waited for a runner) is dropped and the last clean mean kept.
+// mean since n8n started. A delta that may hold executions that waited for
+// a runner is dropped and the last clean mean kept.
 type n8nDurations struct {
 	client    *http.Client
 	noHistory bool // never use the all-time mean (its past is not known clean)
 
-	mu                sync.Mutex
-	prevSum, lastMean float64
-	prevCount         uint64
-	hasPrev, hasLast  bool
+	mu               sync.Mutex
+	prev             histo
+	prevAt           time.Time
+	lastMean         float64
+	hasPrev, hasLast bool
+}
+
+// histo is the execution histogram summed over its label sets; buckets are
+// cumulative counts by upper bound, as Prometheus exposes them.
+type histo struct {
+	sum     float64
+	count   uint64
+	buckets map[float64]uint64
+}
+
+// longestSince bounds the duration of every execution counted in h but not
+// in prev: the smallest bucket bound that holds all of them (+Inf if none).
+func (h histo) longestSince(prev histo) float64 {
+	bounds := make([]float64, 0, len(h.buckets))
+	for le := range h.buckets {
+		bounds = append(bounds, le)
+	}
+	sort.Float64s(bounds)
+	for _, le := range bounds {
+		if h.buckets[le]-prev.buckets[le] == h.count-prev.count {
+			return le
+		}
+	}
+	return math.Inf(1)
 }
 
 // read returns the mean to use (0 = none) and a note saying how it was
-// made; dirty is why this interval may be contaminated, "" if clean.
-func (d *n8nDurations) read(ctx context.Context, url, dirty string) (time.Duration, string, error) {
-	sum, count, err := d.fetch(ctx, url)
+// made. dirty is why this interval may be contaminated ("" if nothing
+// says so); lastSaturated is when a runner was last seen saturated. A delta
+// is clean only if no runner was saturated since the earliest moment one of
+// its executions can have started: the previous scrape minus the longest
+// of them.
+func (d *n8nDurations) read(ctx context.Context, url, dirty string, lastSaturated, now time.Time) (time.Duration, string, error) {
+	h, err := d.fetch(ctx, url)
 	if err != nil {
 		return 0, "", err
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	mean, note := d.next(sum, count, dirty)
-	d.prevSum, d.prevCount, d.hasPrev = sum, count, true
+	if dirty == "" && d.hasPrev && h.count > d.prev.count && !lastSaturated.IsZero() {
+		longest := h.longestSince(d.prev)
+		if math.IsInf(longest, 1) || lastSaturated.After(d.prevAt.Add(-time.Duration(longest*float64(time.Second)))) {
+			dirty = "a runner was saturated while they ran"
+		}
+	}
+	mean, note := d.next(h.sum, h.count, dirty)
+	d.prev, d.prevAt, d.hasPrev = h, now, true
 	return time.Duration(mean * float64(time.Second)), note, nil
 }
 
 func (d *n8nDurations) next(sum float64, count uint64, dirty string) (float64, string) {
 	switch {
-	case d.hasPrev && count > d.prevCount && dirty == "":
-		d.lastMean, d.hasLast = (sum-d.prevSum)/float64(count-d.prevCount), true
-		return d.lastMean, fmt.Sprintf("mean of %d executions since the last scrape", count-d.prevCount)
-	case d.hasPrev && count > d.prevCount:
-		return d.kept(fmt.Sprintf("%d executions since the last scrape left out (%s)", count-d.prevCount, dirty))
-	case d.hasLast && count >= d.prevCount:
+	case d.hasPrev && count > d.prev.count && dirty == "":
+		d.lastMean, d.hasLast = (sum-d.prev.sum)/float64(count-d.prev.count), true
+		return d.lastMean, fmt.Sprintf("mean of %d executions since the last scrape", count-d.prev.count)
+	case d.hasPrev && count > d.prev.count:
+		return d.kept(fmt.Sprintf("%d executions since the last scrape left out (%s)", count-d.prev.count, dirty))
+	case d.hasLast && count >= d.prev.count:
 		return d.lastMean, "no new executions; last mean kept"
 	case count == 0:
 		return 0, ""
@@ -76,38 +113,41 @@ func (d *n8nDurations) kept(why string) (float64, string) {
 	return 0, why + "; no clean mean yet"
 }
 
-func (d *n8nDurations) fetch(ctx context.Context, url string) (float64, uint64, error) {
+func (d *n8nDurations) fetch(ctx context.Context, url string) (histo, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 	if err != nil {
-		return 0, 0, fmt.Errorf("n8n metrics URL: %w", err)
+		return histo{}, fmt.Errorf("n8n metrics URL: %w", err)
 	}
 	resp, err := d.client.Do(req)
 	if err != nil {
-		return 0, 0, fmt.Errorf("n8n metrics: %w", err)
+		return histo{}, fmt.Errorf("n8n metrics: %w", err)
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		return 0, 0, fmt.Errorf("n8n metrics: HTTP %d", resp.StatusCode)
+		return histo{}, fmt.Errorf("n8n metrics: HTTP %d", resp.StatusCode)
 	}
 	return parseExecutionDurations(io.LimitReader(resp.Body, maxMetricsBody))
 }
 
 // parseExecutionDurations sums the histogram over all its label sets.
-func parseExecutionDurations(r io.Reader) (float64, uint64, error) {
+func parseExecutionDurations(r io.Reader) (histo, error) {
 	p := expfmt.NewTextParser(model.UTF8Validation)
 	fams, err := p.TextToMetricFamilies(r)
 	if err != nil {
-		return 0, 0, fmt.Errorf("n8n metrics: %w", err)
+		return histo{}, fmt.Errorf("n8n metrics: %w", err)
 	}
 	fam, ok := fams[ExecutionDurationMetric]
 	if !ok || fam.GetType() != dto.MetricType_HISTOGRAM {
-		return 0, 0, fmt.Errorf("n8n metrics: no %s histogram (is N8N_METRICS=true on main?)", ExecutionDurationMetric)
+		return histo{}, fmt.Errorf("n8n metrics: no %s histogram (is N8N_METRICS=true on main?)", ExecutionDurationMetric)
 	}
-	var sum float64
-	var count uint64
+	h := histo{buckets: map[float64]uint64{}}
 	for _, m := range fam.GetMetric() {
-		sum += m.GetHistogram().GetSampleSum()
-		count += m.GetHistogram().GetSampleCount()
+		hm := m.GetHistogram()
+		h.sum += hm.GetSampleSum()
+		h.count += hm.GetSampleCount()
+		for _, b := range hm.GetBucket() {
+			h.buckets[b.GetUpperBound()] += b.GetCumulativeCount()
+		}
 	}
-	return sum, count, nil
+	return h, nil
 }

@@ -53,15 +53,26 @@ func (c *Collector) pair(cs []dockerstats.Container) dockerstats.Topology {
 }
 
 // runnerSaturated reports whether any in-process probe's runners have all
-// their slots busy now. Jobs then hold worker slots while they wait for a
-// runner, so job durations measure the runner's queue.
+// their slots busy now, and remembers when. Jobs then hold worker slots
+// while they wait for a runner, so job durations measure the runner's queue.
+// The Redis sampler asks every second, so the memory has that resolution.
 func (c *Collector) runnerSaturated() bool {
 	for _, p := range c.cfg.Probes {
 		if s := p.Stats.Stats(); s.InferredLimit > 0 && s.Running >= s.InferredLimit {
+			c.lastSat.Store(time.Now().UnixNano())
 			return true
 		}
 	}
 	return false
+}
+
+// lastSaturated is when a runner was last seen saturated (zero: never).
+func (c *Collector) lastSaturated() time.Time {
+	c.runnerSaturated()
+	if n := c.lastSat.Load(); n != 0 {
+		return time.Unix(0, n)
+	}
+	return time.Time{}
 }
 
 // measureTaskTime takes the runner-stage time from the probes: the mean of

@@ -121,32 +121,68 @@ func gatherJob(c *Collector, top dockerstats.Topology, queue map[string]int64) *
 	return r
 }
 
+// histAt serves n8n's histogram with every execution in buckets from le up,
+// the shape a run of similar executions gives.
+func histAt(count int, sum, le float64) string {
+	out := "# TYPE n8n_workflow_execution_duration_seconds histogram\n"
+	for _, b := range []float64{1, 2.5, 5, 10, 30} {
+		n := 0
+		if b >= le {
+			n = count
+		}
+		out += fmt.Sprintf("n8n_workflow_execution_duration_seconds_bucket{le=\"%g\"} %d\n", b, n)
+	}
+	return out + fmt.Sprintf("n8n_workflow_execution_duration_seconds_bucket{le=\"+Inf\"} %d\n", count) +
+		fmt.Sprintf("n8n_workflow_execution_duration_seconds_sum %g\nn8n_workflow_execution_duration_seconds_count %d\n", sum, count)
+}
+
 // Runner limit 2, worker 15, 1.06 s tasks, 20 VUs: jobs take ~10 s because
-// they wait for a runner slot. With a probe, n8n's histogram is never read
-// for the job stage: its durations are dated at completion, so even a delta
-// taken while the runner has a free slot (1.25 s here, right after a
-// saturated stretch) can hide waiting. The probe's task time stands in, and
-// the worker stays runner-bound at 2/1.06 s.
-func TestProbesKeepN8nOutOfJobTime(t *testing.T) {
+// they wait for a runner slot. n8n dates an execution at completion, so a
+// delta is used only when no runner was saturated since its longest
+// execution can have started. Saturated: the 10 s means are left out and the
+// probe's task time stands in (runner-bound at 2/1.06 s). Just after the
+// runner frees up, executions bounded by 2.5 s may still have waited: left
+// out. A delta whose executions all started after the runner freed up (the
+// scrape before it came 2.5 s or more after the last saturation) is used.
+func TestSaturatedRunnerGatesN8nJobTime(t *testing.T) {
 	probe := newFakeProbeStats(brokerprobe.Stats{Name: "runner-1-1", Running: 2, InferredLimit: 2,
 		RecentTaskMean: 1060 * time.Millisecond, RecentTaskCount: 40})
-	url := n8nHistory(t, [2]float64{100, 1000}, [2]float64{110, 1100}, [2]float64{120, 1112.5}, [2]float64{130, 1212.5})
-	c := New(Config{N8nMetricsURL: url, Probes: labProbes(probe)})
-	cs := []dockerstats.Container{fixtureContainer(t, "inspect-lab-worker-1.json"), labRunner(t, "fx-runner-1-1", "http://127.0.0.1:5711", 2)}
-	top := c.pair(cs)
+	bodies := []string{histAt(100, 1000, 10), histAt(110, 1100, 10), histAt(120, 1112.5, 2.5), histAt(120, 1112.5, 2.5), histAt(130, 1125, 2.5)}
+	var i atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, bodies[min(int(i.Add(1))-1, len(bodies)-1)])
+	}))
+	t.Cleanup(srv.Close)
+	c := New(Config{N8nMetricsURL: srv.URL, Probes: labProbes(probe)})
+	top := c.pair([]dockerstats.Container{fixtureContainer(t, "inspect-lab-worker-1.json"), labRunner(t, "fx-runner-1-1", "http://127.0.0.1:5711", 2)})
 
-	for scrape, running := range []int{2, 2, 1, 2} {
-		probe.setRunning(running)
-		r := gatherJob(c, top, nil)
-		if u := r.Used["job"]; u.Source != "probe" || u.Time != 1060*time.Millisecond {
-			t.Fatalf("scrape %d: job stage used %+v, want the probe's task time", scrape+1, u)
+	start := time.Now()
+	steps := []struct {
+		running int
+		at      time.Duration // scrape time after start
+		source  string
+		job     time.Duration
+		note    string
+	}{
+		{2, 0, "probe", 1060 * time.Millisecond, "runner saturation before the exporter started is unknown"},
+		{2, time.Second, "probe", 1060 * time.Millisecond, "a runner was saturated while they ran"},
+		{1, 2 * time.Second, "probe", 1060 * time.Millisecond, "a runner was saturated while they ran"},
+		{1, 10 * time.Second, "probe", 1060 * time.Millisecond, "before the exporter started"}, // no new executions
+		{1, 20 * time.Second, "n8n", 1250 * time.Millisecond, "mean of 10 executions"},
+	}
+	for n, st := range steps {
+		probe.setRunning(st.running)
+		r := &Report{At: start.Add(st.at), Topology: top}
+		c.measureJobTime(context.Background(), r)
+		c.measureTaskTime(r)
+		c.evaluate(r)
+		u := r.Used["job"]
+		lines := strings.Join(serviceLines(r), "\n")
+		if u.Source != st.source || u.Time != st.job || !strings.Contains(lines, st.note) {
+			t.Fatalf("scrape %d: job stage used %+v, want %s %v; page says:\n%s", n+1, u, st.source, st.job, lines)
 		}
-		if w := r.Verdict.Workers[0]; w.Bottleneck != "runner" || fmt.Sprintf("%.2f", w.Ceiling) != "1.89" {
-			t.Fatalf("scrape %d: %+v, want runner-bound at 1.89/s", scrape+1, w)
-		}
-		wantBottleneck(t, r, "runner")
-		if !strings.Contains(strings.Join(serviceLines(r), "\n"), "job stage from n8n: not read while broker probes run") {
-			t.Errorf("scrape %d: the landing page should say why n8n was left out: %v", scrape+1, serviceLines(r))
+		if w := r.Verdict.Workers[0]; w.Bottleneck != "runner" {
+			t.Fatalf("scrape %d: %+v, want runner-bound", n+1, w)
 		}
 	}
 }

@@ -171,12 +171,12 @@ func TestParseExecutionDurations(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	sum, count, err := parseExecutionDurations(f)
-	if err != nil || count != 50 || sum != 43 {
-		t.Fatalf("sum %v count %d err %v", sum, count, err)
+	h, err := parseExecutionDurations(f)
+	if err != nil || h.count != 50 || h.sum != 43 {
+		t.Fatalf("sum %v count %d err %v", h.sum, h.count, err)
 	}
 	for _, bad := range []string{"", "n8n_workflow_execution_duration_seconds 1\n", "garbage{{{\n"} {
-		if _, _, err := parseExecutionDurations(strings.NewReader(bad)); err == nil {
+		if _, err := parseExecutionDurations(strings.NewReader(bad)); err == nil {
 			t.Errorf("accepted %q", bad)
 		}
 	}

@@ -16,18 +16,13 @@ import (
 // and from n8n's execution histogram. Both count the time a job waits for
 // a runner slot. The Redis sampler keeps its last estimate taken while no
 // runner was saturated and no job waited. n8n's durations are recorded at
-// completion, so they may include waiting at any time before: with probes
-// that can tell, they are not used at all; without, a delta taken while
-// jobs waited in Redis is left out.
+// completion, so a delta is used only if no runner was saturated since its
+// executions can have started, and no job waited in Redis meanwhile.
 func (c *Collector) measureJobTime(ctx context.Context, r *Report) {
 	if c.cfg.Sampler != nil {
 		if e, ok, _ := c.cfg.Sampler.JobTime(); ok {
 			r.Measured = append(r.Measured, ServiceTime{Stage: "job", Source: "redis", Time: e.JobTime, Note: littleNote(e, r.At)})
 		}
-	}
-	if len(c.cfg.Probes) > 0 {
-		r.Skipped = append(r.Skipped, "job stage from n8n: not read while broker probes run (its durations may include waiting for a runner slot)")
-		return
 	}
 	url := c.cfg.N8nMetricsURL
 	if url == "" {
@@ -38,7 +33,7 @@ func (c *Collector) measureJobTime(ctx context.Context, r *Report) {
 	}
 	dirty := c.n8nDirty(r)
 	r.addSource(timed(ctx, "n8n", c.cfg.Timeout, func(ctx context.Context) error {
-		d, note, err := c.n8n.read(ctx, url, dirty)
+		d, note, err := c.n8n.read(ctx, url, dirty, c.lastSaturated(), r.At)
 		switch {
 		case err == nil && d > 0:
 			r.Measured = append(r.Measured, ServiceTime{Stage: "job", Source: "n8n", Time: d, Note: note})
