@@ -224,7 +224,7 @@ func TestBottleneckFollowsCapacity(t *testing.T) {
 		cs := []dockerstats.Container{fixtureContainer(t, "inspect-lab-worker-1.json"), labRunner(t, "r", "http://127.0.0.1:5689", tc.limit)}
 		r := &Report{Topology: c.pair(cs)}
 		if tc.job > 0 {
-			r.Measured = []ServiceTime{{Stage: "job", Source: "redis", Time: tc.job}, {Stage: "task", Source: "probe", Time: tc.task}}
+			r.Measured = []ServiceTime{{Stage: "job", Source: "n8n", Time: tc.job}, {Stage: "task", Source: "probe", Time: tc.task}}
 		}
 		c.evaluate(r)
 		if got := string(r.Verdict.Workers[0].Bottleneck); got != tc.want {

@@ -83,7 +83,7 @@ func discoverMetricsURL(mains []dockerstats.Container) string {
 }
 
 // chooseServiceTime picks per stage: the override, else the first
-// measurement (redis before n8n for the job). A single-stage measurement
+// measurement (redis before n8n for the job; beside a probe, n8n only). A single-stage measurement
 // stands in for the other stage, as for a Code-only workflow. A job holds
 // its worker slot at least as long as its task holds a runner slot, so a
 // job time below the task time is noise and the task time stands in.
@@ -97,10 +97,19 @@ func (c *Collector) chooseServiceTime(r *Report) capacity.ServiceTime {
 		}
 		return capacity.Single(d)
 	}
+	probeTask := false
 	for _, m := range r.Measured {
-		if _, ok := r.Used[m.Stage]; !ok {
-			r.Used[m.Stage] = m
+		probeTask = probeTask || (m.Stage == "task" && m.Source == "probe")
+	}
+	for _, m := range r.Measured {
+		if _, ok := r.Used[m.Stage]; ok {
+			continue
 		}
+		if m.Stage == "job" && m.Source == "redis" && probeTask {
+			r.Skipped = append(r.Skipped, "job stage from redis: not used beside a probe (Bull's active list also holds jobs a restarted worker left stalled, and Little's law cannot tell them apart)")
+			continue
+		}
+		r.Used[m.Stage] = m
 	}
 	job, hasJob := r.Used["job"]
 	task, hasTask := r.Used["task"]
