@@ -53,22 +53,26 @@ func (c *Collector) pair(cs []dockerstats.Container) dockerstats.Topology {
 }
 
 // runnerSaturated reports whether any in-process probe's runners have all
-// their slots busy now, and remembers when. Jobs then hold worker slots
-// while they wait for a runner, so job durations measure the runner's queue.
+// their slots busy now, or no runner is connected to it at all (a runner
+// restarting with its worker), and remembers when. Jobs then hold worker
+// slots while they wait for a runner, so job durations measure the wait.
 // The Redis sampler asks every second, so the memory has that resolution.
-func (c *Collector) runnerSaturated() bool {
+func (c *Collector) runnerSaturated() bool { return c.saturatedAt(time.Now()) }
+
+func (c *Collector) saturatedAt(now time.Time) bool {
 	for _, p := range c.cfg.Probes {
-		if s := p.Stats.Stats(); s.InferredLimit > 0 && s.Running >= s.InferredLimit {
-			c.lastSat.Store(time.Now().UnixNano())
+		if s := p.Stats.Stats(); s.InferredLimit == 0 || s.Running >= s.InferredLimit {
+			c.lastSat.Store(now.UnixNano())
 			return true
 		}
 	}
 	return false
 }
 
-// lastSaturated is when a runner was last seen saturated (zero: never).
-func (c *Collector) lastSaturated() time.Time {
-	c.runnerSaturated()
+// lastSaturated checks the probes at now, then says when a runner was last
+// seen saturated (zero: never).
+func (c *Collector) lastSaturated(now time.Time) time.Time {
+	c.saturatedAt(now)
 	if n := c.lastSat.Load(); n != 0 {
 		return time.Unix(0, n)
 	}

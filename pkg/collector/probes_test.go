@@ -25,21 +25,24 @@ import (
 type fakeProbeStats struct {
 	s       brokerprobe.Stats // fixed figures
 	running atomic.Int64      // overrides s.Running; tests flip it
+	limit   atomic.Int64      // overrides s.InferredLimit
 }
 
 func newFakeProbeStats(s brokerprobe.Stats) *fakeProbeStats {
 	f := &fakeProbeStats{s: s}
 	f.running.Store(int64(s.Running))
+	f.limit.Store(int64(s.InferredLimit))
 	return f
 }
 
 func (f *fakeProbeStats) Stats() brokerprobe.Stats {
 	s := f.s
-	s.Running = int(f.running.Load())
+	s.Running, s.InferredLimit = int(f.running.Load()), int(f.limit.Load())
 	return s
 }
 
 func (f *fakeProbeStats) setRunning(n int) { f.running.Store(int64(n)) }
+func (f *fakeProbeStats) setLimit(n int)   { f.limit.Store(int64(n)) }
 
 // labRunner is the lab's runner fixture re-pointed at a probe's port.
 func labRunner(t *testing.T, name, brokerURI string, limit int) dockerstats.Container {
@@ -272,5 +275,43 @@ func TestSamplerGatedByProbes(t *testing.T) {
 	}
 	if e, ok, _ := s.JobTime(); !ok || e.JobTime != 2*time.Second {
 		t.Fatalf("after the runner freed up: %+v ok %v, want 2 s", e, ok)
+	}
+}
+
+// Beside a probe, jobs waiting in Redis do not spoil n8n's durations (its
+// clock starts at worker pickup: a worker-bound queue is clean), but a
+// probe with no runner connected does (tasks wait for one to come back).
+func TestProbeGateForN8nDeltas(t *testing.T) {
+	probe := newFakeProbeStats(brokerprobe.Stats{Name: "runner-1-1", Running: 5, InferredLimit: 20,
+		RecentTaskMean: time.Second, RecentTaskCount: 40})
+	bodies := []string{histAt(100, 110, 2.5), histAt(110, 121, 2.5), histAt(120, 150, 5), histAt(120, 150, 5), histAt(130, 162, 2.5)}
+	var i atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, bodies[min(int(i.Add(1))-1, len(bodies)-1)])
+	}))
+	t.Cleanup(srv.Close)
+	c := New(Config{N8nMetricsURL: srv.URL, Probes: labProbes(probe)})
+	top := c.pair([]dockerstats.Container{fixtureContainer(t, "inspect-lab-worker-1.json"), labRunner(t, "fx-runner-1-1", "http://127.0.0.1:5711", 20)})
+	start := time.Now().Add(time.Minute) // scrape times after any real-clock saturation mark
+	steps := []struct {
+		limit int // the probe's inferred limit: 0 = no runner connected
+		at    time.Duration
+		job   time.Duration
+	}{
+		{20, 0, time.Second},                            // the all-time mean is never used beside a probe
+		{20, 10 * time.Second, 1100 * time.Millisecond}, // jobs wait in Redis, yet the delta is clean
+		{0, 20 * time.Second, 1100 * time.Millisecond},  // no runner: the 2.9 s delta is left out
+		{20, 30 * time.Second, 1100 * time.Millisecond}, // no new executions
+		{20, 40 * time.Second, 1200 * time.Millisecond}, // runner back long enough: clean again
+	}
+	for n, st := range steps {
+		probe.setLimit(st.limit)
+		r := &Report{At: start.Add(st.at), Topology: top, Queue: map[string]int64{"waiting": 5}}
+		c.measureJobTime(context.Background(), r)
+		c.measureTaskTime(r)
+		c.evaluate(r)
+		if u := r.Used["job"]; u.Time != st.job {
+			t.Fatalf("scrape %d: job stage used %+v, want %v\n%s", n+1, u, st.job, strings.Join(serviceLines(r), "\n"))
+		}
 	}
 }

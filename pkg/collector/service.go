@@ -33,7 +33,7 @@ func (c *Collector) measureJobTime(ctx context.Context, r *Report) {
 	}
 	dirty := c.n8nDirty(r)
 	r.addSource(timed(ctx, "n8n", c.cfg.Timeout, func(ctx context.Context) error {
-		d, note, err := c.n8n.read(ctx, url, dirty, c.lastSaturated(), r.At)
+		d, note, err := c.n8n.read(ctx, url, dirty, c.lastSaturated(r.At), r.At)
 		switch {
 		case err == nil && d > 0:
 			r.Measured = append(r.Measured, ServiceTime{Stage: "job", Source: "n8n", Time: d, Note: note})
@@ -58,9 +58,14 @@ func littleNote(e queue.Estimate, now time.Time) string {
 const heldAfter = 5 * time.Second
 
 // n8nDirty says why the executions since the last n8n scrape may include
-// waiting, or "" when nothing says so: a Redis reading with jobs waiting
-// since, or jobs waiting in this scrape's depth.
+// waiting for a runner, or "" when nothing says so. n8n starts the clock at
+// worker pickup, so time in Redis's wait list is not in it; but without a
+// probe to watch the runners, jobs waiting in Redis (in this scrape's depth
+// or a sampler reading since) are the only sign that they may be full.
 func (c *Collector) n8nDirty(r *Report) string {
+	if len(c.cfg.Probes) > 0 {
+		return ""
+	}
 	if c.cfg.Sampler != nil && c.cfg.Sampler.BusySinceLast() || r.Queue["waiting"] > 0 {
 		return "jobs waited in Redis"
 	}
