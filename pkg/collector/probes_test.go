@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -102,14 +101,18 @@ func TestInProcessProbesPairLabRunners(t *testing.T) {
 // n8nHistory serves an exact sequence of n8n histogram scrapes, each a
 // count and a sum; the last one repeats.
 func n8nHistory(t *testing.T, scrapes ...[2]float64) string {
-	var mu sync.Mutex
-	i := 0
+	bodies := make([]string, len(scrapes))
+	for i, s := range scrapes {
+		bodies[i] = hist(int(s[0]), s[1])
+	}
+	return serveInTurn(t, bodies...)
+}
+
+// serveInTurn answers each request with the next body; the last repeats.
+func serveInTurn(t *testing.T, bodies ...string) string {
+	var i atomic.Int32
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		mu.Lock()
-		s := scrapes[min(i, len(scrapes)-1)]
-		i++
-		mu.Unlock()
-		io.WriteString(w, hist(int(s[0]), s[1]))
+		io.WriteString(w, bodies[min(int(i.Add(1))-1, len(bodies)-1)])
 	}))
 	t.Cleanup(srv.Close)
 	return srv.URL
@@ -151,12 +154,7 @@ func TestSaturatedRunnerGatesN8nJobTime(t *testing.T) {
 	probe := newFakeProbeStats(brokerprobe.Stats{Name: "runner-1-1", Running: 2, InferredLimit: 2,
 		RecentTaskMean: 1060 * time.Millisecond, RecentTaskCount: 40})
 	bodies := []string{histAt(100, 1000, 10), histAt(110, 1100, 10), histAt(120, 1112.5, 2.5), histAt(120, 1112.5, 2.5), histAt(130, 1125, 2.5)}
-	var i atomic.Int32
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		io.WriteString(w, bodies[min(int(i.Add(1))-1, len(bodies)-1)])
-	}))
-	t.Cleanup(srv.Close)
-	c := New(Config{N8nMetricsURL: srv.URL, Probes: labProbes(probe)})
+	c := New(Config{N8nMetricsURL: serveInTurn(t, bodies...), Probes: labProbes(probe)})
 	top := c.pair([]dockerstats.Container{fixtureContainer(t, "inspect-lab-worker-1.json"), labRunner(t, "fx-runner-1-1", "http://127.0.0.1:5711", 2)})
 
 	start := time.Now()
@@ -285,12 +283,7 @@ func TestProbeGateForN8nDeltas(t *testing.T) {
 	probe := newFakeProbeStats(brokerprobe.Stats{Name: "runner-1-1", Running: 5, InferredLimit: 20,
 		RecentTaskMean: time.Second, RecentTaskCount: 40})
 	bodies := []string{histAt(100, 110, 2.5), histAt(110, 121, 2.5), histAt(120, 150, 5), histAt(120, 150, 5), histAt(130, 162, 2.5)}
-	var i atomic.Int32
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		io.WriteString(w, bodies[min(int(i.Add(1))-1, len(bodies)-1)])
-	}))
-	t.Cleanup(srv.Close)
-	c := New(Config{N8nMetricsURL: srv.URL, Probes: labProbes(probe)})
+	c := New(Config{N8nMetricsURL: serveInTurn(t, bodies...), Probes: labProbes(probe)})
 	top := c.pair([]dockerstats.Container{fixtureContainer(t, "inspect-lab-worker-1.json"), labRunner(t, "fx-runner-1-1", "http://127.0.0.1:5711", 20)})
 	start := time.Now().Add(time.Minute) // scrape times after any real-clock saturation mark
 	steps := []struct {
