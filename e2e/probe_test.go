@@ -48,8 +48,13 @@ func TestProbeCountsWhatTheRunnerRuns(t *testing.T) {
 		if limit <= 15 && inferred != float64(limit) {
 			t.Errorf("limit %d: inferred max concurrency %v", limit, inferred)
 		}
-		if !saturatedAt(running, want) {
+		switch {
+		case limit <= 15 && !saturatedAt(running, want):
 			t.Errorf("limit %d: tasks running sampled %v, want %v once saturated (−1 at sampling edges)", limit, running, want)
+		case limit > 15 && !workersShare(running, want):
+			// Worker-bound: each job also spends a few per cent of its slot
+			// outside the runner, so a sample may catch fewer; never more.
+			t.Errorf("limit %d: tasks running sampled %v, want median and max %v (the worker's share)", limit, running, want)
 		}
 		if mean < 1.0 || mean > 1.2 {
 			t.Errorf("limit %d: mean task %.3fs, want 1.0–1.2 s", limit, mean)
@@ -72,6 +77,16 @@ func saturatedAt(samples []float64, want float64) bool {
 		}
 	}
 	return true
+}
+
+// workersShare reports whether the samples never exceed want and their
+// median is want.
+func workersShare(samples []float64, want float64) bool {
+	if len(samples) == 0 {
+		return false
+	}
+	sorted := slices.Sorted(slices.Values(samples))
+	return sorted[len(sorted)-1] == want && sorted[len(sorted)/2] == want
 }
 
 // sampleRunning reads n8n_runner_tasks_running once a second, starting after
@@ -118,5 +133,9 @@ func TestSaturatedAt(t *testing.T) {
 		if got := saturatedAt(c.samples, c.want); got != c.ok {
 			t.Errorf("saturatedAt(%v, %v) = %v, want %v", c.samples, c.want, got, c.ok)
 		}
+	}
+	share := []float64{14, 14, 14, 15, 14, 15, 14, 14, 15, 14, 15, 15, 15, 15, 15, 15, 15, 15, 15, 11, 14, 15}
+	if !workersShare(share, 15) || workersShare(append(share, 16), 15) || workersShare([]float64{14, 14, 15}, 15) {
+		t.Error("workersShare: want the median at 15 and nothing above it")
 	}
 }
