@@ -1,9 +1,9 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"fmt"
+	"github.com/n8n-ceiling/n8n-ceiling/internal/testtool"
 	"html"
 	"io"
 	"log/slog"
@@ -11,31 +11,12 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/dockerstats/dockertest"
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/queue/queuetest"
 )
-
-// syncBuffer collects the exporter's logs across goroutines.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 // startExporter runs the real server on a free loopback port until the
 // test ends, logging at debug level into logs.
@@ -106,7 +87,7 @@ func TestExporterLabShapesAndSecrets(t *testing.T) {
 	h.Start("runner-1-1", dockertest.RunnerArgv, dockertest.WithSecrets("N8N_RUNNERS_TASK_BROKER_URI=http://127.0.0.1:5689", "N8N_RUNNERS_MAX_CONCURRENCY=3"), 0)
 	h.Start("runner-1-2", dockertest.RunnerArgv, dockertest.WithSecrets("N8N_RUNNERS_TASK_BROKER_URI=http://127.0.0.1:5689", "N8N_RUNNERS_MAX_CONCURRENCY=2"), 0)
 
-	logs := &syncBuffer{}
+	logs := &testtool.SyncBuffer{}
 	base := startExporter(t, []string{"EXPORTER_CONTAINER_LABEL=" + h.Filter(), "QUEUE_BULL_REDIS_HOST=127.0.0.1",
 		"QUEUE_BULL_REDIS_PORT=" + strconv.Itoa(rd.Port()), "QUEUE_BULL_REDIS_PASSWORD=" + redisSecret,
 		"EXPORTER_SERVICE_TIME=3s", "PROBE_LISTEN=" + freeAddr(t), "PROBE_UPSTREAM=http://127.0.0.1:5689", "PROBE_NAME=it-probe"}, logs)

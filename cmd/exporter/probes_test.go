@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/n8n-ceiling/n8n-ceiling/internal/testtool"
 	"html"
 	"net"
 	"net/http"
@@ -81,7 +82,7 @@ func TestExporterInProcessProbesPairRunners(t *testing.T) {
 	h.Start("runner-1-2", dockertest.RunnerArgv, dockertest.WithSecrets("N8N_RUNNERS_TASK_BROKER_URI=http://"+l2, "N8N_RUNNERS_MAX_CONCURRENCY=3"), 0)
 	base := startExporter(t, []string{"EXPORTER_CONTAINER_LABEL=" + h.Filter(), "QUEUE_BULL_REDIS_HOST=127.0.0.1",
 		"QUEUE_BULL_REDIS_PORT=" + strconv.Itoa(rd.Port()), "PROBE_LISTEN=" + l1 + "," + l2,
-		"PROBE_UPSTREAM=" + broker.URL + "," + broker.URL, "PROBE_NAME=runner-1-1,runner-1-2"}, &syncBuffer{})
+		"PROBE_UPSTREAM=" + broker.URL + "," + broker.URL, "PROBE_NAME=runner-1-1,runner-1-2"}, &testtool.SyncBuffer{})
 	oneTask(t, l1, conns)
 
 	worker := h.Name("worker-1")

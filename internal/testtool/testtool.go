@@ -1,4 +1,5 @@
-// Package testtool lets tests use an external binary (chromium, promtool,
+// Package testtool holds helpers shared by tests: a goroutine-safe log
+// buffer, and a check that lets tests use an external binary (chromium, promtool,
 // docker-compose) without passing silently where it is missing.
 package testtool
 

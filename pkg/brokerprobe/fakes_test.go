@@ -2,6 +2,7 @@ package brokerprobe
 
 import (
 	"bytes"
+	"github.com/n8n-ceiling/n8n-ceiling/internal/testtool"
 	"io"
 	"log/slog"
 	"net/http"
@@ -115,13 +116,13 @@ type rig struct {
 	broker *fakeBroker
 	front  *httptest.Server
 	clock  *fakeClock
-	logs   *syncBuffer
+	logs   *testtool.SyncBuffer
 }
 
 func newRig(t *testing.T) *rig {
 	t.Helper()
 	b := newFakeBroker(t)
-	logs := &syncBuffer{}
+	logs := &testtool.SyncBuffer{}
 	logger := slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	p, err := New(Config{Name: "test", Listen: "127.0.0.1:0", Upstream: b.srv.URL}, logger)
 	if err != nil {
@@ -202,21 +203,4 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
-}
-
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
