@@ -50,10 +50,13 @@ func (e *Env) Set(key, value string) {
 }
 
 // SetUnknown records that key is set but its value cannot be read, and
-// why, e.g. "from Secret n8n/runner-env". The reason must not hold the
-// value.
+// why, e.g. "from Secret n8n/runner-env"; the reason is kept only for a
+// whitelisted key and must not hold the value.
 func (e *Env) SetUnknown(key, reason string) {
 	e.name(key)
+	if !whitelist[key] {
+		return
+	}
 	if e.unknown == nil {
 		e.unknown = map[string]string{}
 	}

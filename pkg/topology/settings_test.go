@@ -109,6 +109,7 @@ func TestUnknownSettings(t *testing.T) {
 	env.SetUnknown("N8N_RUNNERS_TASK_BROKER_URI", "from Secret n8n/runner-env")
 	env.SetUnknown("PROBE_UPSTREAM", "from Secret n8n/probe-env")
 	env.Set("PROBE_LISTEN", ":5711")
+	env.SetUnknown("N8N_RUNNERS_AUTH_TOKEN", "from Secret n8n/runner-env")
 	r := &reader{env: env}
 	w := r.settings(RoleWorker, []string{"n8n", "worker", "--concurrency=15"})
 	l := r.settings(RoleLauncher, nil)
@@ -122,8 +123,8 @@ func TestUnknownSettings(t *testing.T) {
 	if len(r.problems) != 4 || r.problems[0] != "N8N_CONCURRENCY_PRODUCTION_LIMIT cannot be read (from Secret n8n/worker-env)" {
 		t.Errorf("problems %q", r.problems)
 	}
-	if env.Has("N8N_RUNNERS_AUTH_TOKEN") || !env.Has("PROBE_UPSTREAM") {
-		t.Error("Has")
+	if !env.Has("N8N_RUNNERS_AUTH_TOKEN") || !env.Has("PROBE_UPSTREAM") || len(env.unknown) != 4 {
+		t.Errorf("env %+v", env)
 	}
 	if !Whitelisted("N8N_PORT") || Whitelisted("N8N_RUNNERS_AUTH_TOKEN") {
 		t.Error("Whitelisted")
