@@ -18,9 +18,9 @@ import (
 )
 
 // Config is the exporter's whole configuration. Every field is an env
-// variable (names fixed by issue 3; Redis uses n8n's own names so one env
-// file serves both) and a flag of the same name, lower-case with dashes,
-// e.g. -exporter-listen, -queue-bull-redis-host. Flags win over env.
+// variable (deployments rely on the names; Redis uses n8n's own names so
+// one env file serves both) and a flag of the same name, lower-case with
+// dashes, e.g. -exporter-listen, -queue-bull-redis-host. Flags win over env.
 type Config struct {
 	Listen           string        `env:"EXPORTER_LISTEN" envDefault:":9810" help:"address for /metrics, / and /healthz"`
 	DockerHost       string        `env:"DOCKER_HOST" help:"Docker Engine address; empty = the local socket"`

@@ -15,6 +15,7 @@ import (
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/brokerprobe"
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/collector"
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/dockerstats"
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/dockerstats/cgroup"
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/queue"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
@@ -60,13 +61,14 @@ func buildCollector(ctx context.Context, cfg Config, logger *slog.Logger, probes
 	if err != nil {
 		return nil, nil, fmt.Errorf("DOCKER_HOST: %w", err)
 	}
-	cc := collector.Config{Docker: dc, Stats: dc, N8nMetricsURL: cfg.N8nMetricsURL, ServiceTime: cfg.ServiceTime,
+	cc := collector.Config{Platform: dc, PlatformName: "docker", N8nMetricsURL: cfg.N8nMetricsURL, ServiceTime: cfg.ServiceTime,
 		Timeout: cfg.SourceTimeout, Logger: logger}
 	if _, err := os.Stat(cfg.CgroupRoot); err == nil {
-		cc.Cgroup = dockerstats.NewCgroupReader(cfg.CgroupRoot)
+		cc.Memory = append(cc.Memory, collector.MemorySource{Name: "cgroup", Reader: dockerstats.CgroupMemory{Reader: cgroup.NewReader(cfg.CgroupRoot)}})
 	} else {
 		logger.Info("cgroup root not readable; memory comes from the Docker stats API", "EXPORTER_CGROUP_ROOT", cfg.CgroupRoot)
 	}
+	cc.Memory = append(cc.Memory, collector.MemorySource{Name: "stats", Reader: dc})
 	for i, p := range probes {
 		cc.Probes = append(cc.Probes, collector.Probe{Config: cfg.probes[i], Stats: p})
 	}

@@ -2,9 +2,9 @@ package brokerprobe
 
 import (
 	"fmt"
-	"net"
 	"net/url"
-	"strings"
+
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/brokerprobe/route"
 )
 
 // Config is one listen → upstream pair.
@@ -15,38 +15,35 @@ type Config struct {
 }
 
 // ParseConfigs turns the comma lists from PROBE_LISTEN, PROBE_UPSTREAM and
-// PROBE_NAME into configs. All empty means no probe. PROBE_NAME may be
-// empty, giving probe-1, probe-2, …
+// PROBE_NAME into configs, with route's rules (shared with pkg/topology).
+// All empty means no probe. PROBE_NAME may be empty, giving probe-1,
+// probe-2, …
 func ParseConfigs(listen, upstream, name string) ([]Config, error) {
-	if strings.TrimSpace(listen+upstream+name) == "" {
-		return nil, nil
+	entries, err := route.Parse(listen, upstream)
+	if err != nil {
+		return nil, err
 	}
-	listens, upstreams, names := splitList(listen), splitList(upstream), splitList(name)
-	if len(listens) == 0 {
-		return nil, fmt.Errorf("PROBE_LISTEN is empty but PROBE_UPSTREAM or PROBE_NAME is set")
-	}
-	if len(upstreams) != len(listens) {
-		return nil, fmt.Errorf("PROBE_UPSTREAM has %d entries, PROBE_LISTEN has %d", len(upstreams), len(listens))
-	}
-	if len(names) == 0 {
-		for i := range listens {
+	names, err := route.Split(route.NameVar, name)
+	switch {
+	case err != nil:
+		return nil, err
+	case len(entries) == 0 && len(names) > 0:
+		return nil, &route.Error{Var: route.ListenVar, Reason: "empty, but " + route.NameVar + " is set"}
+	case len(names) == 0:
+		for i := range entries {
 			names = append(names, fmt.Sprintf("probe-%d", i+1))
 		}
+	case len(names) != len(entries):
+		return nil, fmt.Errorf("PROBE_NAME has %d entries, PROBE_LISTEN has %d", len(names), len(entries))
 	}
-	if len(names) != len(listens) {
-		return nil, fmt.Errorf("PROBE_NAME has %d entries, PROBE_LISTEN has %d", len(names), len(listens))
-	}
-	return buildConfigs(listens, upstreams, names)
+	return buildConfigs(entries, names)
 }
 
-func buildConfigs(listens, upstreams, names []string) ([]Config, error) {
+func buildConfigs(entries []route.Entry, names []string) ([]Config, error) {
 	seenName, seenListen := map[string]bool{}, map[string]bool{}
-	cfgs := make([]Config, 0, len(listens))
-	for i := range listens {
-		c := Config{Name: names[i], Listen: listens[i], Upstream: upstreams[i]}
-		if err := c.validate(); err != nil {
-			return nil, err
-		}
+	var cfgs []Config
+	for i, e := range entries {
+		c := Config{Name: names[i], Listen: e.Listen, Upstream: e.Upstream}
 		if seenName[c.Name] {
 			return nil, fmt.Errorf("PROBE_NAME %q appears twice", c.Name)
 		}
@@ -59,45 +56,27 @@ func buildConfigs(listens, upstreams, names []string) ([]Config, error) {
 	return cfgs, nil
 }
 
-// splitList splits a comma list, trimming blanks; "" gives no entries.
-func splitList(s string) []string {
-	if strings.TrimSpace(s) == "" {
-		return nil
-	}
-	parts := strings.Split(s, ",")
-	for i := range parts {
-		parts[i] = strings.TrimSpace(parts[i])
-	}
-	return parts
-}
-
 func (c Config) validate() error {
 	if c.Name == "" {
 		return fmt.Errorf("PROBE_NAME: empty name")
 	}
-	if _, _, err := net.SplitHostPort(c.Listen); err != nil {
-		return fmt.Errorf("PROBE_LISTEN %q: want host:port: %v", c.Listen, err)
+	if _, err := route.ParseListen(c.Listen); err != nil {
+		return route.Named(err, route.ListenVar, 0)
 	}
 	_, err := parseUpstream(c.Upstream)
 	return err
 }
 
-// parseUpstream accepts http(s)://host[:port] with no credentials, path or
-// query: the probe adds the broker's own paths.
+// parseUpstream checks s with route.ParseUpstream, which accepts only
+// http(s)://host[:port] and a subset of what net/url accepts, then keeps
+// net/url's form of it for the proxy.
 func parseUpstream(s string) (*url.URL, error) {
+	if _, err := route.ParseUpstream(s); err != nil {
+		return nil, route.Named(err, route.UpstreamVar, 0)
+	}
 	u, err := url.Parse(s)
 	if err != nil {
 		return nil, fmt.Errorf("PROBE_UPSTREAM: not a URL (%v)", redactedURLError(err))
-	}
-	switch {
-	case u.Scheme != "http" && u.Scheme != "https":
-		return nil, fmt.Errorf("PROBE_UPSTREAM %q: scheme must be http or https", u.Redacted())
-	case u.Host == "":
-		return nil, fmt.Errorf("PROBE_UPSTREAM %q: no host", u.Redacted())
-	case u.User != nil:
-		return nil, fmt.Errorf("PROBE_UPSTREAM %q: credentials in the URL are not allowed", u.Redacted())
-	case strings.Trim(u.Path, "/") != "" || u.RawQuery != "" || u.Fragment != "":
-		return nil, fmt.Errorf("PROBE_UPSTREAM %q: give scheme://host:port only", u.Redacted())
 	}
 	return u, nil
 }

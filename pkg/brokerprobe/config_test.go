@@ -36,6 +36,11 @@ func TestParseConfigsErrorsNameTheVariable(t *testing.T) {
 		{":5690", "http://w:5689\x7f", "a", "PROBE_UPSTREAM"},
 		{":5690,:5691", "http://w:5689,http://w:5689", "a,a", "PROBE_NAME"},
 		{":5690,:5690", "http://w:5689,http://w:5689", "a,b", "PROBE_LISTEN"},
+		// An empty entry would shift the lists paired by position.
+		{":5690,,:5691", "http://w:5689,http://w:5689,http://w:5689", "", "PROBE_LISTEN"},
+		{":5690,:5691", "http://w:5689,http://w:5689,", "", "PROBE_UPSTREAM"},
+		{":5690", "http://w:5689", "a,", "PROBE_NAME"},
+		{"", "", "a", "PROBE_LISTEN"},
 	}
 	for _, c := range cases {
 		_, err := ParseConfigs(c.listen, c.upstream, c.name)

@@ -8,30 +8,34 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/n8n-ceiling/n8n-ceiling/pkg/dockerstats"
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/queue"
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/topology"
 )
 
-// Discoverer lists n8n containers (dockerstats.Client).
+// Discoverer lists a platform's n8n processes (dockerstats.Client).
 type Discoverer interface {
-	Discover(ctx context.Context) ([]dockerstats.Container, error)
+	Discover(ctx context.Context) ([]topology.Process, error)
 }
 
-// StatsReader is the Docker stats API fallback (dockerstats.Client).
-type StatsReader interface {
-	StatsMemory(ctx context.Context, cs []dockerstats.Container) ([]dockerstats.Memory, []error)
+// MemoryReader reads processes' memory; errs[i] is ps[i]'s failure
+// (dockerstats.CgroupMemory, or dockerstats.Client through the stats API).
+type MemoryReader interface {
+	ReadMemory(ctx context.Context, ps []topology.Process) (mem []topology.Memory, errs []error)
 }
 
-// CgroupReader reads memory from cgroup files (dockerstats.CgroupReader).
-type CgroupReader interface {
-	Read(c dockerstats.Container) (dockerstats.Memory, error)
+// MemorySource is a MemoryReader and its source label.
+type MemorySource struct {
+	Name   string
+	Reader MemoryReader
 }
 
 // Config wires the sources; a nil source is off and not reported.
 type Config struct {
-	Docker        Discoverer
-	Cgroup        CgroupReader
-	Stats         StatsReader
+	Platform     Discoverer // finds the processes; nil = no discovery
+	PlatformName string     // its source label, e.g. "docker"
+	// Memory is tried in order, each source for the running processes the
+	// ones before could not read. Empty: no memory is read.
+	Memory        []MemorySource
 	Queue         *queue.Reader
 	Sampler       *queue.Sampler
 	N8nMetricsURL string        // "" = discover from the main container
@@ -45,8 +49,8 @@ type Config struct {
 type Collector struct {
 	cfg        Config
 	n8n        n8nDurations
-	probeNodes []dockerstats.Container // the in-process probes, for pairing
-	lastSat    atomic.Int64            // unix nanos a runner was last seen saturated
+	probeNodes []topology.Process // the in-process probes, for pairing
+	lastSat    atomic.Int64       // unix nanos a runner was last seen saturated
 }
 
 // New builds a Collector.
@@ -56,6 +60,9 @@ func New(cfg Config) *Collector {
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	if cfg.PlatformName == "" {
+		cfg.PlatformName = "platform"
 	}
 	c := &Collector{cfg: cfg, probeNodes: probeNodes(cfg.Probes, cfg.Logger)}
 	// With probes the runner's past saturation is unknown, so n8n's
@@ -84,7 +91,7 @@ func (c *Collector) Gather(ctx context.Context) *Report {
 			queueResult = &res
 		}()
 	}
-	if c.cfg.Docker != nil {
+	if c.cfg.Platform != nil {
 		c.discover(ctx, r)
 		c.readMemory(ctx, r)
 	}
@@ -101,15 +108,15 @@ func (c *Collector) Gather(ctx context.Context) *Report {
 }
 
 func (c *Collector) discover(ctx context.Context, r *Report) {
-	r.addSource(timed(ctx, "docker", c.cfg.Timeout, func(ctx context.Context) (err error) {
-		r.Containers, err = c.cfg.Docker.Discover(ctx)
+	r.addSource(timed(ctx, c.cfg.PlatformName, c.cfg.Timeout, func(ctx context.Context) (err error) {
+		r.Processes, err = c.cfg.Platform.Discover(ctx)
 		return err
 	}))
-	r.Topology = c.pair(r.Containers)
+	r.Topology = c.pair(r.Processes)
 	if c.cfg.Sampler != nil {
 		slots := 0
 		for _, w := range r.Topology.Workers {
-			slots += w.Worker.Concurrency
+			slots += w.Worker.Settings.Concurrency.Value
 		}
 		c.cfg.Sampler.SetSlots(slots)
 	}

@@ -30,7 +30,8 @@ func TestDockerDownRedisUp(t *testing.T) {
 	}
 	defer dc.Close()
 	reg := prometheus.NewRegistry()
-	reg.MustRegister(New(Config{Docker: dc, Stats: dc, Queue: queue.NewReader(rd.Client, "bull")}))
+	reg.MustRegister(New(Config{Platform: dc, PlatformName: "docker", Memory: []MemorySource{{Name: "stats", Reader: dc}},
+		Queue: queue.NewReader(rd.Client, "bull")}))
 	srv := httptest.NewServer(promhttp.HandlerFor(reg, promhttp.HandlerOpts{ErrorHandling: promhttp.ContinueOnError}))
 	defer srv.Close()
 	resp, err := http.Get(srv.URL)

@@ -101,13 +101,13 @@ func memoryRows(r *Report) []memoryRow {
 	via := map[string]string{}
 	for _, w := range r.Topology.Workers {
 		for _, a := range w.Runners {
-			via[a.Runner.ID] = "→ " + w.Worker.Name + " (" + a.Via + ")"
+			via[a.Runner.ID] = "→ " + w.Worker.InstanceName() + " (" + a.Via + ")"
 		}
 	}
 	var rows []memoryRow
-	for _, c := range r.Containers {
+	for _, c := range r.Processes {
 		m, ok := r.Memory[c.ID]
-		row := memoryRow{Name: c.Name, Role: string(c.Role), Via: via[c.ID], OOM: c.OOMKilled || m.OOMKills > 0, Restarts: c.RestartCount}
+		row := memoryRow{Name: c.Name, Role: string(c.Role), Via: via[c.ID], OOM: c.State.OOMKilled || m.OOMKills > 0, Restarts: c.State.RestartCount}
 		if ok {
 			row.WorkingSet, row.RSS, row.Limit = mib(m.WorkingSet), mib(m.RSS), limitText(m.Limit)
 		}
@@ -119,7 +119,7 @@ func memoryRows(r *Report) []memoryRow {
 
 func problems(r *Report) []string {
 	var out []string
-	for _, c := range r.Containers {
+	for _, c := range r.Processes {
 		for _, p := range c.Problems {
 			out = append(out, c.Name+": "+p)
 		}

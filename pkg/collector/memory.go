@@ -5,52 +5,41 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/n8n-ceiling/n8n-ceiling/pkg/dockerstats"
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/topology"
 )
 
-// readMemory reads each running container's memory from the cgroup files,
-// and only the ones that fail there through the (slow) stats API.
+// readMemory reads each running process's memory from the first memory
+// source that can: the cgroup files, and only the ones that fail there
+// through the (slow) stats API. A source with nothing left to read is not
+// asked or reported.
 func (c *Collector) readMemory(ctx context.Context, r *Report) {
-	r.Memory = map[string]dockerstats.Memory{}
-	var rest []dockerstats.Container
-	var running []dockerstats.Container
-	for _, ct := range r.Containers {
-		if ct.Running {
-			running = append(running, ct)
+	r.Memory = map[string]topology.Memory{}
+	var rest []topology.Process
+	for _, p := range r.Processes {
+		if p.State.Running {
+			rest = append(rest, p)
 		}
 	}
-	if c.cfg.Cgroup != nil && len(running) > 0 {
-		r.addSource(timed(ctx, "cgroup", c.cfg.Timeout, func(context.Context) error {
-			var errs []error
-			for _, ct := range running {
-				m, err := c.cfg.Cgroup.Read(ct)
-				if err != nil {
-					errs = append(errs, err)
-					rest = append(rest, ct)
+	for _, src := range c.cfg.Memory {
+		if len(rest) == 0 {
+			return
+		}
+		ps := rest
+		rest = nil
+		r.addSource(timed(ctx, src.Name, c.cfg.Timeout, func(ctx context.Context) error {
+			mem, errs := src.Reader.ReadMemory(ctx, ps)
+			var failed []error
+			for i, p := range ps {
+				if errs[i] != nil {
+					failed = append(failed, errs[i])
+					rest = append(rest, p)
 					continue
 				}
-				r.Memory[ct.ID] = m
+				r.Memory[p.ID] = mem[i]
 			}
-			return summarize(errs, len(running))
+			return summarize(failed, len(ps))
 		}))
-	} else {
-		rest = running
 	}
-	if c.cfg.Stats == nil || len(rest) == 0 {
-		return
-	}
-	r.addSource(timed(ctx, "stats", c.cfg.Timeout, func(ctx context.Context) error {
-		mem, errs := c.cfg.Stats.StatsMemory(ctx, rest)
-		var failed []error
-		for i, ct := range rest {
-			if errs[i] != nil {
-				failed = append(failed, errs[i])
-				continue
-			}
-			r.Memory[ct.ID] = mem[i]
-		}
-		return summarize(failed, len(rest))
-	}))
 }
 
 // summarize keeps one example error and the count.

@@ -3,6 +3,7 @@ package collector
 import (
 	"context"
 
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/topology"
 	"github.com/prometheus/client_golang/prometheus"
 )
 
@@ -78,13 +79,22 @@ func Emit(r *Report, ch chan<- prometheus.Metric) {
 
 func emitTopology(r *Report, ch chan<- prometheus.Metric) {
 	for _, w := range r.Topology.Workers {
-		gauge(ch, workerConcurrency, float64(w.Worker.Concurrency), w.Worker.Name)
+		name := w.Worker.InstanceName()
+		knownGauge(ch, workerConcurrency, w.Worker.Settings.Concurrency, name)
 		for _, a := range w.Runners {
-			gauge(ch, runnerLimit, float64(a.Runner.RunnerLimit), a.Runner.Name, w.Worker.Name)
+			knownGauge(ch, runnerLimit, a.Runner.Settings.RunnerLimit, a.Runner.Name, name)
 		}
 	}
 	for _, a := range r.Topology.Unpaired {
-		gauge(ch, runnerLimit, float64(a.Runner.RunnerLimit), a.Runner.Name, "")
+		knownGauge(ch, runnerLimit, a.Runner.Settings.RunnerLimit, a.Runner.Name, "")
+	}
+}
+
+// knownGauge emits a setting the platform could read; an unknown one has
+// no series.
+func knownGauge(ch chan<- prometheus.Metric, d *prometheus.Desc, s topology.Setting[int], labels ...string) {
+	if s.Known() {
+		gauge(ch, d, float64(s.Value), labels...)
 	}
 }
 
@@ -110,7 +120,7 @@ func emitVerdict(r *Report, ch chan<- prometheus.Metric) {
 }
 
 func emitContainers(r *Report, ch chan<- prometheus.Metric) {
-	for _, ct := range r.Containers {
+	for _, ct := range r.Processes {
 		l := []string{ct.Name, string(ct.Role)}
 		m, hasMem := r.Memory[ct.ID]
 		if hasMem {
@@ -119,10 +129,10 @@ func emitContainers(r *Report, ch chan<- prometheus.Metric) {
 			gauge(ch, memLimit, float64(m.Limit), l...)
 			ch <- prometheus.MustNewConstMetric(oomKills, prometheus.CounterValue, float64(m.OOMKills), l...)
 		} else {
-			gauge(ch, memLimit, float64(max(0, ct.MemoryLimit)), l...)
+			gauge(ch, memLimit, float64(max(0, ct.State.MemoryLimit)), l...)
 		}
-		gauge(ch, oomKilled, b2f(ct.OOMKilled || m.OOMKills > 0), l...)
-		gauge(ch, restarts, float64(ct.RestartCount), l...)
+		gauge(ch, oomKilled, b2f(ct.State.OOMKilled || m.OOMKills > 0), l...)
+		gauge(ch, restarts, float64(ct.State.RestartCount), l...)
 	}
 }
 

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/brokerprobe"
-	"github.com/n8n-ceiling/n8n-ceiling/pkg/dockerstats"
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/topology"
 )
 
 // ProbeStats is a probe's current figures (brokerprobe.Probe); tests inject
@@ -25,10 +25,10 @@ type Probe struct {
 // probeNodes turns the in-process probes into host-network probe nodes.
 // Their configs were validated at start; one that still fails is logged
 // and left out of pairing.
-func probeNodes(ps []Probe, log *slog.Logger) []dockerstats.Container {
-	var nodes []dockerstats.Container
+func probeNodes(ps []Probe, log *slog.Logger) []topology.Process {
+	var nodes []topology.Process
 	for _, p := range ps {
-		n, err := dockerstats.InProcessProbe(p.Config.Name, p.Config.Listen, p.Config.Upstream)
+		n, err := topology.InProcessProbe(p.Config.Name, p.Config.Listen, p.Config.Upstream)
 		if err != nil {
 			log.Warn("in-process probe left out of pairing", "err", err)
 			continue
@@ -38,18 +38,18 @@ func probeNodes(ps []Probe, log *slog.Logger) []dockerstats.Container {
 	return nodes
 }
 
-// pair groups the discovered containers with the in-process probes as
+// pair groups the discovered processes with the in-process probes as
 // probe nodes, so a runner dialling one counts for the worker behind it;
-// a discovered probe container on the same listener (the exporter itself,
-// run as a container) is that probe already.
-func (c *Collector) pair(cs []dockerstats.Container) dockerstats.Topology {
-	all := cs[:len(cs):len(cs)]
+// a discovered probe on the same listener (the exporter itself, run as a
+// container) is that probe already.
+func (c *Collector) pair(ps []topology.Process) topology.Topology {
+	all := ps[:len(ps):len(ps)]
 	for _, n := range c.probeNodes {
-		if !dockerstats.ListensOn(cs, n.Routes[0].Listen) {
+		if !topology.ListensOn(ps, n.Settings.Routes.Value[0].Listen) {
 			all = append(all, n)
 		}
 	}
-	return dockerstats.Pair(all)
+	return topology.Pair(all)
 }
 
 // runnerSaturated reports whether any in-process probe's runners have all

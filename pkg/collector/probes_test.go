@@ -12,9 +12,10 @@ import (
 	"time"
 
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/brokerprobe"
-	"github.com/n8n-ceiling/n8n-ceiling/pkg/dockerstats"
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/brokerprobe/route"
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/queue"
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/queue/queuetest"
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/topology"
 	"github.com/prometheus/client_golang/prometheus/testutil"
 )
 
@@ -44,13 +45,13 @@ func (f *fakeProbeStats) setRunning(n int) { f.running.Store(int64(n)) }
 func (f *fakeProbeStats) setLimit(n int)   { f.limit.Store(int64(n)) }
 
 // labRunner is the lab's runner fixture re-pointed at a probe's port.
-func labRunner(t *testing.T, name, brokerURI string, limit int) dockerstats.Container {
-	c := fixtureContainer(t, "inspect-lab-runner-1-1.json")
-	ep, err := dockerstats.InProcessProbe("parse", "127.0.0.1:1", brokerURI)
+func labRunner(t *testing.T, name, brokerURI string, limit int) topology.Process {
+	c := fixtureProcess(t, "inspect-lab-runner-1-1.json")
+	u, err := route.ParseURL(brokerURI)
 	if err != nil {
 		t.Fatal(err)
 	}
-	c.ID, c.Name, c.Broker, c.RunnerLimit = name+"-id", name, ep.Routes[0].Upstream, limit
+	c.ID, c.Name, c.Settings.Broker, c.Settings.RunnerLimit = name+"-id", name, topology.Of(u.Endpoint), topology.Of(limit)
 	return c
 }
 
@@ -66,10 +67,10 @@ func labProbes(stats ...ProbeStats) []Probe {
 // The lab's one host exporter runs the probes in-process; host-network
 // runners dial them. Each runner counts for worker 1 through its probe.
 func TestInProcessProbesPairLabRunners(t *testing.T) {
-	cs := []dockerstats.Container{fixtureContainer(t, "inspect-lab-main.json"), fixtureContainer(t, "inspect-lab-worker-1.json"),
+	cs := []topology.Process{fixtureProcess(t, "inspect-lab-main.json"), fixtureProcess(t, "inspect-lab-worker-1.json"),
 		labRunner(t, "fx-runner-1-1", "http://127.0.0.1:5711", 2), labRunner(t, "fx-runner-1-2", "http://127.0.0.1:5712", 3)}
 	c := New(Config{Probes: labProbes(newFakeProbeStats(brokerprobe.Stats{}), newFakeProbeStats(brokerprobe.Stats{}))})
-	r := &Report{Containers: cs, Topology: c.pair(cs)}
+	r := &Report{Processes: cs, Topology: c.pair(cs)}
 	c.evaluate(r)
 	if len(r.Topology.Unpaired) != 0 || len(r.Topology.Workers) != 1 {
 		t.Fatalf("topology: %+v", r.Topology)
@@ -85,13 +86,13 @@ func TestInProcessProbesPairLabRunners(t *testing.T) {
 	if got := strings.Join(Verdict(r), "\n"); !strings.Contains(got, "worker fx-worker-1: 15 slots, runners 2+3 → effective 5, runner-bound") {
 		t.Errorf("verdict:\n%s", got)
 	}
-	if len(r.Containers) != 4 {
-		t.Errorf("probe nodes must not become containers (memory rows, container metrics): %d", len(r.Containers))
+	if len(r.Processes) != 4 {
+		t.Errorf("probe nodes must not become containers (memory rows, container metrics): %d", len(r.Processes))
 	}
 
 	// The exporter run as a container is discovered with the same listener
 	// (fx-probe-1 on 127.0.0.1:5711): that probe is used, not a second node.
-	cs = append(cs, fixtureContainer(t, "inspect-lab-probe-1.json"))
+	cs = append(cs, fixtureProcess(t, "inspect-lab-probe-1.json"))
 	top := c.pair(cs)
 	if len(top.Probes) != 2 || top.Workers[0].Runners[0].Via != "probe fx-probe-1 (host-port) → host-port" {
 		t.Errorf("with the probe container discovered: probes %d, runner 1 via %q", len(top.Probes), top.Workers[0].Runners[0].Via)
@@ -119,7 +120,7 @@ func serveInTurn(t *testing.T, bodies ...string) string {
 }
 
 // gatherJob runs the service-time part of Gather over a fixed topology.
-func gatherJob(c *Collector, top dockerstats.Topology, queue map[string]int64) *Report {
+func gatherJob(c *Collector, top topology.Topology, queue map[string]int64) *Report {
 	r := &Report{At: time.Now(), Topology: top, Queue: queue}
 	c.measureJobTime(context.Background(), r)
 	c.measureTaskTime(r)
@@ -155,7 +156,7 @@ func TestSaturatedRunnerGatesN8nJobTime(t *testing.T) {
 		RecentTaskMean: 1060 * time.Millisecond, RecentTaskCount: 40})
 	bodies := []string{histAt(100, 1000, 10), histAt(110, 1100, 10), histAt(120, 1112.5, 2.5), histAt(120, 1112.5, 2.5), histAt(130, 1125, 2.5)}
 	c := New(Config{N8nMetricsURL: serveInTurn(t, bodies...), Probes: labProbes(probe)})
-	top := c.pair([]dockerstats.Container{fixtureContainer(t, "inspect-lab-worker-1.json"), labRunner(t, "fx-runner-1-1", "http://127.0.0.1:5711", 2)})
+	top := c.pair([]topology.Process{fixtureProcess(t, "inspect-lab-worker-1.json"), labRunner(t, "fx-runner-1-1", "http://127.0.0.1:5711", 2)})
 
 	start := time.Now()
 	steps := []struct {
@@ -193,7 +194,7 @@ func TestSaturatedRunnerGatesN8nJobTime(t *testing.T) {
 func TestWaitingJobsGateN8nJobTime(t *testing.T) {
 	url := n8nHistory(t, [2]float64{10, 10.5}, [2]float64{20, 110.5}, [2]float64{30, 130.5})
 	c := New(Config{N8nMetricsURL: url})
-	top := c.pair([]dockerstats.Container{fixtureContainer(t, "inspect-lab-worker-1.json"), fixtureContainer(t, "inspect-lab-runner-1-1.json")})
+	top := c.pair([]topology.Process{fixtureProcess(t, "inspect-lab-worker-1.json"), fixtureProcess(t, "inspect-lab-runner-1-1.json")})
 	steps := []struct {
 		waiting int64
 		want    time.Duration
@@ -222,7 +223,7 @@ func TestBottleneckFollowsCapacity(t *testing.T) {
 	}
 	for _, tc := range cases {
 		c := New(Config{})
-		cs := []dockerstats.Container{fixtureContainer(t, "inspect-lab-worker-1.json"), labRunner(t, "r", "http://127.0.0.1:5689", tc.limit)}
+		cs := []topology.Process{fixtureProcess(t, "inspect-lab-worker-1.json"), labRunner(t, "r", "http://127.0.0.1:5689", tc.limit)}
 		r := &Report{Topology: c.pair(cs)}
 		if tc.job > 0 {
 			r.Measured = []ServiceTime{{Stage: "job", Source: "n8n", Time: tc.job}, {Stage: "task", Source: "probe", Time: tc.task}}
@@ -284,7 +285,7 @@ func TestProbeGateForN8nDeltas(t *testing.T) {
 		RecentTaskMean: time.Second, RecentTaskCount: 40})
 	bodies := []string{histAt(100, 110, 2.5), histAt(110, 121, 2.5), histAt(120, 150, 5), histAt(120, 150, 5), histAt(130, 162, 2.5)}
 	c := New(Config{N8nMetricsURL: serveInTurn(t, bodies...), Probes: labProbes(probe)})
-	top := c.pair([]dockerstats.Container{fixtureContainer(t, "inspect-lab-worker-1.json"), labRunner(t, "fx-runner-1-1", "http://127.0.0.1:5711", 20)})
+	top := c.pair([]topology.Process{fixtureProcess(t, "inspect-lab-worker-1.json"), labRunner(t, "fx-runner-1-1", "http://127.0.0.1:5711", 20)})
 	start := time.Now().Add(time.Minute) // scrape times after any real-clock saturation mark
 	steps := []struct {
 		limit int // the probe's inferred limit: 0 = no runner connected

@@ -4,7 +4,7 @@ import (
 	"time"
 
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/capacity"
-	"github.com/n8n-ceiling/n8n-ceiling/pkg/dockerstats"
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/topology"
 )
 
 // SourceResult is one source's outcome in one scrape.
@@ -28,9 +28,9 @@ type ServiceTime struct {
 type Report struct {
 	At         time.Time
 	Sources    []SourceResult
-	Containers []dockerstats.Container
-	Memory     map[string]dockerstats.Memory // by container ID
-	Topology   dockerstats.Topology
+	Processes  []topology.Process
+	Memory     map[string]topology.Memory // by process ID
+	Topology   topology.Topology
 	Queue      map[string]int64 // nil when Redis was not read
 	Measured   []ServiceTime
 	Used       map[string]ServiceTime // stage → the measurement the model used

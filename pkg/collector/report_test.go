@@ -1,30 +1,22 @@
 package collector
 
 import (
-	"encoding/json"
 	"os"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/docker/docker/api/types/container"
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/dockerstats"
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/dockerstats/dockertest"
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/topology"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/testutil"
 )
 
-// fixtureContainer loads real inspect JSON from pkg/dockerstats' test data.
-func fixtureContainer(t *testing.T, file string) dockerstats.Container {
+// fixtureProcess loads real inspect JSON from pkg/dockerstats' test data.
+func fixtureProcess(t *testing.T, file string) topology.Process {
 	t.Helper()
-	b, err := os.ReadFile("../dockerstats/testdata/" + file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var in container.InspectResponse
-	if err := json.Unmarshal(b, &in); err != nil {
-		t.Fatal(err)
-	}
-	c, ok := dockerstats.FromInspect(in)
+	c, ok := dockerstats.FromInspect(dockertest.Inspect(t, "../dockerstats/testdata/"+file))
 	if !ok {
 		t.Fatalf("%s is not n8n", file)
 	}
@@ -34,14 +26,14 @@ func fixtureContainer(t *testing.T, file string) dockerstats.Container {
 // labReport is the lab fixtures (main, worker 15, runner 10, probe) plus a
 // second worker without a runner, measured with a 3 s job time.
 func labReport(t *testing.T) *Report {
-	w2 := fixtureContainer(t, "inspect-lab-worker-1.json")
-	w2.ID, w2.Name, w2.BrokerPort = "w2", "fx-worker-2", 5699
-	cs := []dockerstats.Container{
-		fixtureContainer(t, "inspect-lab-main.json"), fixtureContainer(t, "inspect-lab-worker-1.json"),
-		fixtureContainer(t, "inspect-lab-runner-1-1.json"), fixtureContainer(t, "inspect-lab-probe-1.json"), w2,
+	w2 := fixtureProcess(t, "inspect-lab-worker-1.json")
+	w2.ID, w2.Name, w2.Settings.BrokerPort = "w2", "fx-worker-2", topology.Of(5699)
+	cs := []topology.Process{
+		fixtureProcess(t, "inspect-lab-main.json"), fixtureProcess(t, "inspect-lab-worker-1.json"),
+		fixtureProcess(t, "inspect-lab-runner-1-1.json"), fixtureProcess(t, "inspect-lab-probe-1.json"), w2,
 	}
-	r := &Report{Containers: cs, Topology: dockerstats.Pair(cs), Memory: map[string]dockerstats.Memory{}}
-	r.Memory[cs[2].ID] = dockerstats.Memory{WorkingSet: 3 << 30, RSS: 2 << 30, Limit: 4 << 30, OOMKills: 1}
+	r := &Report{Processes: cs, Topology: topology.Pair(cs), Memory: map[string]topology.Memory{}}
+	r.Memory[cs[2].ID] = topology.Memory{WorkingSet: 3 << 30, RSS: 2 << 30, Limit: 4 << 30, OOMKills: 1}
 	r.Measured = []ServiceTime{{Stage: "job", Source: "redis", Time: 3 * time.Second}}
 	r.Queue = map[string]int64{"waiting": 5, "active": 15}
 	r.addSource(SourceResult{Name: "docker", Up: true, Duration: 20 * time.Millisecond})

@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/capacity"
-	"github.com/n8n-ceiling/n8n-ceiling/pkg/dockerstats"
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/queue"
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/topology"
 )
 
 // measureJobTime collects the worker-stage time from Redis (Little's law)
@@ -74,14 +74,17 @@ func (c *Collector) n8nDirty(r *Report) string {
 
 // discoverMetricsURL points at main's N8N_PORT: loopback on host
 // networking, else its first IP.
-func discoverMetricsURL(mains []dockerstats.Container) string {
+func discoverMetricsURL(mains []topology.Process) string {
 	for _, m := range mains {
-		port := strconv.Itoa(m.N8nPort)
+		if !m.Settings.N8nPort.Known() {
+			continue
+		}
+		port := strconv.Itoa(m.Settings.N8nPort.Value)
 		switch {
-		case m.HostNetwork():
+		case m.Net.Host:
 			return "http://" + net.JoinHostPort("127.0.0.1", port) + "/metrics"
-		case len(m.IPs) > 0:
-			return "http://" + net.JoinHostPort(m.IPs[0], port) + "/metrics"
+		case m.Net.IP() != "":
+			return "http://" + net.JoinHostPort(m.Net.IP(), port) + "/metrics"
 		}
 	}
 	return ""
@@ -141,13 +144,10 @@ func (c *Collector) evaluate(r *Report) {
 	if len(r.Topology.Workers) == 0 {
 		return
 	}
-	cl := capacity.Cluster{Service: service}
-	for _, w := range r.Topology.Workers {
-		cw := capacity.Worker{Name: w.Worker.Name, Concurrency: w.Worker.Concurrency}
-		for _, a := range w.Runners {
-			cw.Runners = append(cw.Runners, capacity.Runner{Name: a.Runner.Name, Limit: a.Runner.RunnerLimit})
-		}
-		cl.Workers = append(cl.Workers, cw)
+	cl, err := cluster(r.Topology, service)
+	if err != nil {
+		r.VerdictErr = err.Error()
+		return
 	}
 	v, err := capacity.Evaluate(cl)
 	if err != nil {
@@ -155,4 +155,26 @@ func (c *Collector) evaluate(r *Report) {
 		return
 	}
 	r.Verdict = &v
+}
+
+// cluster is the capacity model's input; a setting the platform could not
+// read leaves no verdict rather than a guessed one.
+func cluster(t topology.Topology, service capacity.ServiceTime) (capacity.Cluster, error) {
+	cl := capacity.Cluster{Service: service}
+	for _, w := range t.Workers {
+		conc := w.Worker.Settings.Concurrency
+		if !conc.Known() {
+			return cl, fmt.Errorf("worker %s: concurrency unknown (%s)", w.Worker.InstanceName(), conc.Unknown)
+		}
+		cw := capacity.Worker{Name: w.Worker.InstanceName(), Concurrency: conc.Value}
+		for _, a := range w.Runners {
+			limit := a.Runner.Settings.RunnerLimit
+			if !limit.Known() {
+				return cl, fmt.Errorf("runner %s: limit unknown (%s)", a.Runner.Name, limit.Unknown)
+			}
+			cw.Runners = append(cw.Runners, capacity.Runner{Name: a.Runner.Name, Limit: limit.Value})
+		}
+		cl.Workers = append(cl.Workers, cw)
+	}
+	return cl, nil
 }

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/capacity"
-	"github.com/n8n-ceiling/n8n-ceiling/pkg/dockerstats"
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/topology"
 )
 
 // Verdict states the topology and the model's answer in words, one line
@@ -30,13 +30,13 @@ func Verdict(r *Report) []string {
 	return append(lines, clusterLine(r.Verdict))
 }
 
-func workerLine(w capacity.WorkerVerdict, node dockerstats.WorkerNode, s capacity.ServiceTime) string {
+func workerLine(w capacity.WorkerVerdict, node topology.WorkerNode, s capacity.ServiceTime) string {
 	if w.Bottleneck == capacity.BottleneckNone {
 		return fmt.Sprintf("worker %s has no runner: its Code tasks wait N8N_RUNNERS_TASK_REQUEST_TIMEOUT (60 s) and then fail", w.Name)
 	}
 	var limits []string
 	for _, a := range node.Runners {
-		limits = append(limits, fmt.Sprint(a.Runner.RunnerLimit))
+		limits = append(limits, fmt.Sprint(a.Runner.Settings.RunnerLimit.Value))
 	}
 	line := fmt.Sprintf("worker %s: %d slots, runners %s → effective %d, %s-bound", w.Name, w.Concurrency,
 		strings.Join(limits, "+"), w.Effective, w.Bottleneck)
@@ -50,11 +50,15 @@ func workerLine(w capacity.WorkerVerdict, node dockerstats.WorkerNode, s capacit
 	return line
 }
 
-func unpairedLine(a dockerstats.Attachment) string {
-	if a.Target != "" {
-		return fmt.Sprintf("runner %s dials %s's broker, which serves no queue-mode production execution; its %d slots are not counted", a.Runner.Name, a.Target, a.Runner.RunnerLimit)
+func unpairedLine(a topology.Attachment) string {
+	s := a.Runner.Settings
+	switch {
+	case !s.Broker.Known():
+		return fmt.Sprintf("runner %s reaches no known worker (%s); its slots are not counted", a.Runner.Name, s.Broker.Unknown)
+	case a.Target != "":
+		return fmt.Sprintf("runner %s dials %s's broker, which serves no queue-mode production execution; its %d slots are not counted", a.Runner.Name, a.Target, s.RunnerLimit.Value)
 	}
-	return fmt.Sprintf("runner %s reaches no worker (its broker URI points at %s); its %d slots are not counted", a.Runner.Name, a.Runner.Broker, a.Runner.RunnerLimit)
+	return fmt.Sprintf("runner %s reaches no worker (its broker URI points at %s); its %d slots are not counted", a.Runner.Name, s.Broker.Value, s.RunnerLimit.Value)
 }
 
 func clusterLine(v *capacity.Verdict) string {

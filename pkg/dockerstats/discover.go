@@ -9,6 +9,7 @@ import (
 	"github.com/docker/docker/api/types/container"
 	"github.com/docker/docker/api/types/filters"
 	"github.com/docker/docker/client"
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/topology"
 )
 
 // Client discovers n8n containers through the Docker Engine API.
@@ -43,7 +44,7 @@ func NewClient(host, label string, bound int) (*Client, error) {
 func (c *Client) Close() error { return c.api.Close() }
 
 // Discover lists running containers and returns the n8n ones, inspected.
-func (c *Client) Discover(ctx context.Context) ([]Container, error) {
+func (c *Client) Discover(ctx context.Context) ([]topology.Process, error) {
 	opts := container.ListOptions{}
 	if c.label != "" {
 		opts.Filters = filters.NewArgs(filters.Arg("label", c.label))
@@ -53,12 +54,12 @@ func (c *Client) Discover(ctx context.Context) ([]Container, error) {
 		return nil, fmt.Errorf("list containers: %w", err)
 	}
 	ids := c.candidates(list)
-	found := make([]*Container, len(ids))
+	found := make([]*topology.Process, len(ids))
 	errs := make([]error, len(ids))
 	forEachBounded(len(ids), c.bound, func(i int) {
 		found[i], errs[i] = c.inspect(ctx, ids[i])
 	})
-	var out []Container
+	var out []topology.Process
 	for i, f := range found {
 		if errs[i] != nil {
 			return nil, errs[i]
@@ -67,6 +68,7 @@ func (c *Client) Discover(ctx context.Context) ([]Container, error) {
 			out = append(out, *f)
 		}
 	}
+	joinNamespaces(out)
 	return out, nil
 }
 
@@ -92,22 +94,22 @@ func (c *Client) candidates(list []container.Summary) []string {
 }
 
 // inspect returns nil for a container that is not n8n's or vanished.
-func (c *Client) inspect(ctx context.Context, id string) (*Container, error) {
+func (c *Client) inspect(ctx context.Context, id string) (*topology.Process, error) {
 	in, err := c.api.ContainerInspect(ctx, id)
 	if client.IsErrNotFound(err) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("inspect %s: %w", shortID(id), err)
+		return nil, fmt.Errorf("inspect %.12s: %w", id, err)
 	}
-	ct, ok := FromInspect(in)
+	p, ok := FromInspect(in)
 	if !ok {
 		c.mu.Lock()
 		c.ignored[id] = true
 		c.mu.Unlock()
 		return nil, nil
 	}
-	return &ct, nil
+	return &p, nil
 }
 
 // forEachBounded runs f(0..n-1) with at most bound running at once.

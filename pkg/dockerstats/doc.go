@@ -1,9 +1,9 @@
-// Package dockerstats finds n8n's containers through the Docker Engine API,
-// reads the few settings that decide capacity (worker concurrency, runner
-// limits, broker addresses), pairs each runner with the worker whose broker
-// it dials, and reads each container's memory the way `docker stats` shows it.
+// Package dockerstats is the Docker platform: it lists containers through
+// the Engine API, turns each n8n one's inspect response into a
+// topology.Process (inspect.go), and reads memory from the cgroup files
+// (sub-package cgroup) or, as a fallback, the stats API.
 //
 // Container environments hold secrets (auth tokens, encryption keys, database
-// passwords). Only whitelisted keys are read (see settings.go); no other env
-// value is copied out of the inspect response.
+// passwords). Only whitelisted values are copied out of the inspect response
+// (topology.ReadEnv); the response is dropped right after.
 package dockerstats

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/dockerstats/dockertest"
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/topology"
 )
 
 type labHarness struct {
@@ -25,7 +26,7 @@ func newLabHarness(t *testing.T, script string) *labHarness {
 }
 
 // discover waits (bounded) until want n8n containers are seen.
-func (h *labHarness) discover(want int) []Container {
+func (h *labHarness) discover(want int) []topology.Process {
 	h.t.Helper()
 	deadline := time.Now().Add(15 * time.Second)
 	for {

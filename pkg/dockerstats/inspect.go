@@ -4,86 +4,100 @@ import (
 	"strings"
 
 	"github.com/docker/docker/api/types/container"
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/topology"
 )
 
 // ComposeServiceLabel is the label compose puts on every service container.
 const ComposeServiceLabel = "com.docker.compose.service"
 
-// FromInspect turns an inspect response into a Container. ok is false for
+// FromInspect turns an inspect response into a Process. ok is false for
 // containers that are not n8n's. Env values outside the whitelist are never
-// copied; the caller should drop the response right after.
-func FromInspect(in container.InspectResponse) (c Container, ok bool) {
+// copied; the caller should drop the response right after. A container in
+// another's network namespace keys it "container:<x>" until Discover finds
+// x (joinNamespaces).
+func FromInspect(in container.InspectResponse) (p topology.Process, ok bool) {
 	if in.ContainerJSONBase == nil || in.Config == nil {
-		return Container{}, false
+		return topology.Process{}, false
 	}
-	values, keys := readEnv(in.Config.Env)
 	argv := append([]string{in.Path}, in.Args...)
-	role := Classify(Spec{Argv: argv, Image: in.Config.Image, EnvKeys: keys})
-	if role == RoleNone {
-		return Container{}, false
+	p, ok = topology.NewProcess(topology.Spec{Argv: argv, Image: in.Config.Image, Env: topology.ReadEnv(in.Config.Env)})
+	if !ok {
+		return topology.Process{}, false
 	}
-	c = Container{
-		ID:       in.ID,
-		Name:     strings.TrimPrefix(in.Name, "/"),
-		Role:     role,
-		Hostname: strings.ToLower(in.Config.Hostname),
-		Service:  strings.ToLower(in.Config.Labels[ComposeServiceLabel]),
+	p.ID, p.Name = in.ID, strings.TrimPrefix(in.Name, "/")
+	p.State = state(in)
+	p.Net = networkOf(in, p.Name)
+	if in.HostConfig != nil {
+		p.CgroupParent = in.HostConfig.CgroupParent
 	}
-	c.addState(in)
-	c.addNetworks(in)
-	s := &settings{values: values}
-	c.addSettings(s, argv)
-	c.Problems = s.problems
-	return c, true
+	return p, true
 }
 
-func (c *Container) addState(in container.InspectResponse) {
-	c.RestartCount = in.RestartCount
+func state(in container.InspectResponse) topology.State {
+	s := topology.State{RestartCount: in.RestartCount}
 	if in.State != nil {
-		c.OOMKilled = in.State.OOMKilled
-		c.Running = in.State.Running || in.State.Restarting
+		s.OOMKilled = in.State.OOMKilled
+		s.Running = in.State.Running || in.State.Restarting
 	}
 	if in.HostConfig != nil {
-		c.MemoryLimit = in.HostConfig.Memory
-		c.NetworkMode = string(in.HostConfig.NetworkMode)
-		c.CgroupParent = in.HostConfig.CgroupParent
+		s.MemoryLimit = in.HostConfig.Memory
 	}
+	return s
 }
 
-func (c *Container) addNetworks(in container.InspectResponse) {
-	if in.NetworkSettings == nil {
-		return
+// networkOf lists what reaches the container, in the order pairing tries
+// them: its name, compose service, network aliases, hostname, then IPs.
+func networkOf(in container.InspectResponse, name string) topology.Network {
+	n := topology.Network{Namespace: in.ID}
+	if in.HostConfig != nil {
+		mode := string(in.HostConfig.NetworkMode)
+		n.Host = mode == "host"
+		if strings.HasPrefix(mode, "container:") {
+			n.Namespace = mode
+		}
 	}
-	for _, ep := range in.NetworkSettings.Networks {
-		if ep == nil {
+	add := func(host, via string) {
+		if host != "" {
+			n.Addresses = append(n.Addresses, topology.Address{Host: host, Via: via})
+		}
+	}
+	add(strings.ToLower(name), topology.ViaName)
+	add(strings.ToLower(in.Config.Labels[ComposeServiceLabel]), topology.ViaService)
+	var ips []string
+	if in.NetworkSettings != nil {
+		for _, ep := range in.NetworkSettings.Networks {
+			if ep == nil {
+				continue
+			}
+			for _, a := range ep.Aliases {
+				add(strings.ToLower(a), topology.ViaAlias)
+			}
+			ips = append(ips, ep.IPAddress, ep.GlobalIPv6Address)
+		}
+	}
+	add(strings.ToLower(in.Config.Hostname), topology.ViaHostname)
+	for _, ip := range ips {
+		add(ip, topology.ViaIP)
+	}
+	return n
+}
+
+// joinNamespaces resolves each "container:<x>" namespace to the ID of the
+// discovered container x names (its ID, name, or an ID prefix of 12 or
+// more), so a sidecar shares that container's key. An x not discovered
+// keys the namespace as written, shared by whatever else joins it.
+func joinNamespaces(ps []topology.Process) {
+	for i := range ps {
+		ref, ok := strings.CutPrefix(ps[i].Net.Namespace, "container:")
+		if !ok {
 			continue
 		}
-		for _, a := range ep.Aliases {
-			c.Aliases = append(c.Aliases, strings.ToLower(a))
+		ps[i].Net.Namespace = ref
+		for _, q := range ps {
+			if q.ID == ref || q.Name == ref || (len(ref) >= 12 && strings.HasPrefix(q.ID, ref)) {
+				ps[i].Net.Namespace = q.ID
+				break
+			}
 		}
-		if ep.IPAddress != "" {
-			c.IPs = append(c.IPs, ep.IPAddress)
-		}
-		if ep.GlobalIPv6Address != "" {
-			c.IPs = append(c.IPs, ep.GlobalIPv6Address)
-		}
-	}
-}
-
-func (c *Container) addSettings(s *settings, argv []string) {
-	switch {
-	case c.Role == RoleWorker:
-		c.Concurrency = s.workerConcurrency(argv)
-	case c.Role.RunsTasks():
-		c.RunnerLimit = s.positiveInt("N8N_RUNNERS_MAX_CONCURRENCY", DefaultRunnerLimit)
-		c.Broker = s.brokerURI()
-	case c.Role == RoleProbe:
-		c.Routes = s.probeRoutes()
-	}
-	if c.Role.HostsBroker() {
-		c.BrokerPort = s.positiveInt("N8N_RUNNERS_BROKER_PORT", DefaultBrokerPort)
-	}
-	if c.Role == RoleMain {
-		c.N8nPort = s.positiveInt("N8N_PORT", DefaultN8nPort)
 	}
 }

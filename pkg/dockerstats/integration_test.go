@@ -2,12 +2,16 @@ package dockerstats
 
 import (
 	"context"
+	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/dockerstats/cgroup"
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/dockerstats/dockertest"
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/topology"
 )
 
 // The lab's shapes on a real dockerd: roles, settings, pairing through
@@ -29,7 +33,7 @@ func TestIntegrationDiscoverAndPair(t *testing.T) {
 	if len(cs) != 8 {
 		t.Fatalf("discovered %d n8n containers, want 8: %+v", len(cs), cs)
 	}
-	top := Pair(cs)
+	top := topology.Pair(cs)
 	if len(top.Workers) != 3 || len(top.Mains) != 1 || len(top.Probes) != 1 || len(top.Unpaired) != 0 {
 		t.Fatalf("topology %+v", top)
 	}
@@ -39,10 +43,10 @@ func TestIntegrationDiscoverAndPair(t *testing.T) {
 	for _, w := range top.Workers {
 		capacity := 0
 		for _, r := range w.Runners {
-			capacity += r.Runner.RunnerLimit
+			capacity += r.Runner.Settings.RunnerLimit.Value
 		}
-		if got := want[w.Worker.Name]; got.conc != w.Worker.Concurrency || got.capacity != capacity {
-			t.Errorf("%s: concurrency %d capacity %d, want %+v", w.Worker.Name, w.Worker.Concurrency, capacity, got)
+		if got := want[w.Worker.Name]; got.conc != w.Worker.Settings.Concurrency.Value || got.capacity != capacity {
+			t.Errorf("%s: concurrency %+v capacity %d, want %+v", w.Worker.Name, w.Worker.Settings.Concurrency, capacity, got)
 		}
 	}
 	if via := top.Workers[1].Runners[0].Via; !strings.HasPrefix(via, "probe "+h.Name("probe-1")) {
@@ -62,26 +66,27 @@ func TestIntegrationMemory(t *testing.T) {
 	if len(cs) != 2 {
 		t.Fatalf("discovered %d", len(cs))
 	}
-	r := NewCgroupReader("/sys/fs/cgroup")
+	r := CgroupMemory{cgroup.NewReader("/sys/fs/cgroup")}
 	for _, c := range cs {
 		waitSettled(t, r, c)
 	}
-	api, errs := h.client.StatsMemory(context.Background(), cs)
+	api, errs := h.client.ReadMemory(context.Background(), cs)
+	cgs, cgErrs := r.ReadMemory(context.Background(), cs)
 	for i, c := range cs {
-		cg, err := r.Read(c)
+		cg, err := cgs[i], cgErrs[i]
 		if err != nil || errs[i] != nil {
 			t.Fatalf("%s: cgroup err %v, api err %v", c.Name, err, errs[i])
 		}
 		if !within(cg.WorkingSet, api[i].WorkingSet, 0.05, 256<<10) {
 			t.Errorf("%s: cgroup working set %d vs API %d", c.Name, cg.WorkingSet, api[i].WorkingSet)
 		}
-		if cg.Limit != uint64(c.MemoryLimit) || api[i].Limit != cg.Limit {
-			t.Errorf("%s: limit cgroup %d api %d inspect %d", c.Name, cg.Limit, api[i].Limit, c.MemoryLimit)
+		if cg.Limit != uint64(c.State.MemoryLimit) || api[i].Limit != cg.Limit {
+			t.Errorf("%s: limit cgroup %d api %d inspect %d", c.Name, cg.Limit, api[i].Limit, c.State.MemoryLimit)
 		}
 		if cg.WorkingSet >= cg.Usage {
 			t.Errorf("%s: page cache not subtracted: working set %d usage %d", c.Name, cg.WorkingSet, cg.Usage)
 		}
-		if oom := c.Role == RoleWorker; oom != (cg.OOMKills > 0) {
+		if oom := c.Role == topology.RoleWorker; oom != (cg.OOMKills > 0) {
 			t.Errorf("%s: OOM kills %d", c.Name, cg.OOMKills)
 		}
 	}
@@ -95,15 +100,16 @@ func within(a, b uint64, frac float64, abs uint64) bool {
 // waitSettled waits (at most 30 s) until the stand-in's startup work is
 // over: only the sleep is left (pids.current is 1, on cgroup v1) and usage
 // stops moving between two reads half a second apart.
-func waitSettled(t *testing.T, r CgroupReader, c Container) {
+func waitSettled(t *testing.T, r CgroupMemory, c topology.Process) {
 	t.Helper()
-	prev := Memory{}
+	prev := topology.Memory{}
 	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(500 * time.Millisecond) {
-		m, err := r.Read(c)
+		m, err := r.Memory(c.ID, c.CgroupParent)
 		if err != nil {
 			t.Fatal(err)
 		}
-		pids, _ := readUint(filepath.Join(r.Root, "pids/docker", c.ID, "pids.current"))
+		b, _ := os.ReadFile(filepath.Join(r.Root, "pids/docker", c.ID, "pids.current"))
+		pids, _ := strconv.Atoi(strings.TrimSpace(string(b)))
 		if m.Usage == prev.Usage && m.Usage > 0 && pids <= 1 {
 			return
 		}

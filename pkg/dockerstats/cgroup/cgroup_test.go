@@ -1,4 +1,4 @@
-package dockerstats
+package cgroup
 
 import (
 	"errors"
@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/topology"
 )
 
 const testID = "64e2c366c5dd655ee971ec1c681992b147179d10e62f9495071cfd1dae737b09"
@@ -36,7 +38,7 @@ func TestCgroupV1RealSample(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := fromStatMap(stat, 729088, 9223372036854771712)
+	m := FromStat(stat, 729088, 9223372036854771712)
 	if m.RSS != stat["total_rss"] || m.RSS == 0 || m.Limit != 0 || m.WorkingSet != 729088-stat["total_inactive_file"] {
 		t.Fatalf("got %+v from %v", m, stat)
 	}
@@ -51,7 +53,7 @@ func TestCgroupV1Layouts(t *testing.T) {
 		"memory.stat":           "cache 1048576\nrss 2097152\ntotal_rss 2097152\ntotal_inactive_file 1048576\ninactive_file 999\n",
 		"memory.oom_control":    "oom_kill_disable 0\nunder_oom 0\noom_kill 2\n",
 	}
-	want := Memory{Usage: 4194304, WorkingSet: 3145728, RSS: 2097152, Limit: 2147483648, OOMKills: 2}
+	want := topology.Memory{Usage: 4194304, WorkingSet: 3145728, RSS: 2097152, Limit: 2147483648, OOMKills: 2}
 	for name, c := range map[string]struct {
 		sub    string
 		parent string
@@ -63,11 +65,11 @@ func TestCgroupV1Layouts(t *testing.T) {
 	} {
 		root := t.TempDir()
 		writeFiles(t, filepath.Join(root, c.sub), files)
-		r := NewCgroupReader(root)
+		r := NewReader(root)
 		if r.V2() {
 			t.Fatalf("%s: detected v2", name)
 		}
-		got, err := r.Read(Container{ID: testID, CgroupParent: c.parent})
+		got, err := r.Memory(testID, c.parent)
 		if err != nil || got != want {
 			t.Errorf("%s: got %+v err %v, want %+v", name, got, err, want)
 		}
@@ -81,7 +83,7 @@ func TestCgroupV2Layouts(t *testing.T) {
 		"memory.stat":    fixture(t, "memstat-v2-sample.txt"),
 		"memory.events":  "low 0\nhigh 0\nmax 7\noom 1\noom_kill 1\noom_group_kill 0\n",
 	}
-	want := Memory{Usage: 3400000000, WorkingSet: 3400000000 - 29360128, RSS: 3328180224, Limit: 0, OOMKills: 1}
+	want := topology.Memory{Usage: 3400000000, WorkingSet: 3400000000 - 29360128, RSS: 3328180224, Limit: 0, OOMKills: 1}
 	for name, sub := range map[string]string{
 		"cgroupfs": "docker/" + testID,
 		"systemd":  "system.slice/docker-" + testID + ".scope",
@@ -89,8 +91,8 @@ func TestCgroupV2Layouts(t *testing.T) {
 		root := t.TempDir()
 		writeFiles(t, root, map[string]string{"cgroup.controllers": "cpu memory pids\n"})
 		writeFiles(t, filepath.Join(root, sub), files)
-		r := NewCgroupReader(root)
-		got, err := r.Read(Container{ID: testID})
+		r := NewReader(root)
+		got, err := r.Memory(testID, "")
 		if !r.V2() || err != nil || got != want {
 			t.Errorf("%s: v2 %v got %+v err %v, want %+v", name, r.V2(), got, err, want)
 		}
@@ -99,14 +101,14 @@ func TestCgroupV2Layouts(t *testing.T) {
 
 func TestCgroupMissingAndMalformed(t *testing.T) {
 	root := t.TempDir()
-	if _, err := NewCgroupReader(root).Read(Container{ID: testID}); !errors.Is(err, ErrNoCgroup) {
+	if _, err := NewReader(root).Memory(testID, ""); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("missing: err %v", err)
 	}
 	dir := filepath.Join(root, "memory/docker", testID)
 	writeFiles(t, dir, map[string]string{
 		"memory.usage_in_bytes": "12\n", "memory.limit_in_bytes": "lots\n", "memory.stat": "total_rss 1\n",
 	})
-	if _, err := NewCgroupReader(root).Read(Container{ID: testID}); err == nil || !strings.Contains(err.Error(), "memory.limit_in_bytes") {
+	if _, err := NewReader(root).Memory(testID, ""); err == nil || !strings.Contains(err.Error(), "memory.limit_in_bytes") {
 		t.Fatalf("malformed limit: err %v", err)
 	}
 	for _, bad := range []string{"total_rss\n", "total_rss -5\n", "total_rss 1e9\n"} {

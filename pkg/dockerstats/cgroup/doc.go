@@ -1,0 +1,7 @@
+// Package cgroup reads Docker containers' counters straight from the
+// cgroup files, as cAdvisor does: microseconds per container instead of
+// the ~1 s a Docker stats call costs. reader.go finds a container's
+// directory for a controller on cgroup v1 or v2; each counter family is
+// one file beside it (memory.go). CPU usage (cpuacct.usage on v1,
+// cpu.stat usage_usec on v2) belongs in a cpu.go of the same shape.
+package cgroup

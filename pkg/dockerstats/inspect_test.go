@@ -1,0 +1,98 @@
+package dockerstats
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/docker/docker/api/types/container"
+	"github.com/docker/docker/api/types/network"
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/dockerstats/dockertest"
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/topology"
+)
+
+func loadInspect(t *testing.T, name string) container.InspectResponse {
+	return dockertest.Inspect(t, "testdata/"+name)
+}
+
+// The fixtures are inspect output of containers shaped like the lab's
+// (same argv, env names, host networking), captured from dockerd 20.10.
+func TestFromInspectLabFixtures(t *testing.T) {
+	type want struct {
+		name                                    string
+		role                                    topology.Role
+		concurrency, brokerPort, n8nPort, limit int
+		broker                                  topology.Endpoint
+	}
+	cases := []struct {
+		file string
+		want want
+	}{
+		{"inspect-lab-main.json", want{name: "fx-main", role: topology.RoleMain, brokerPort: 5679, n8nPort: 5678}},
+		{"inspect-lab-worker-1.json", want{name: "fx-worker-1", role: topology.RoleWorker, concurrency: 15, brokerPort: 5689}},
+		{"inspect-lab-runner-1-1.json", want{name: "fx-runner-1-1", role: topology.RoleRunner, limit: 10, broker: topology.Endpoint{Host: "127.0.0.1", Port: 5689}}},
+		{"inspect-lab-probe-1.json", want{name: "fx-probe-1", role: topology.RoleProbe}},
+	}
+	for _, c := range cases {
+		got, ok := FromInspect(loadInspect(t, c.file))
+		if !ok {
+			t.Fatalf("%s: not classified as n8n", c.file)
+		}
+		w, s := c.want, got.Settings
+		if got.Name != w.name || got.Role != w.role || s.Concurrency.Value != w.concurrency || s.BrokerPort.Value != w.brokerPort ||
+			s.N8nPort.Value != w.n8nPort || s.RunnerLimit.Value != w.limit || s.Broker.Value != w.broker {
+			t.Errorf("%s: got %+v", c.file, got)
+		}
+		if !got.Net.Host || !got.State.Running || len(got.ID) != 64 || len(got.Problems) != 0 {
+			t.Errorf("%s: host %v running %v id %q problems %v", c.file, got.Net.Host, got.State.Running, got.ID, got.Problems)
+		}
+	}
+	p, _ := FromInspect(loadInspect(t, "inspect-lab-probe-1.json"))
+	route := topology.Route{Listen: topology.Endpoint{Host: "127.0.0.1", Port: 5711}, Upstream: topology.Endpoint{Host: "127.0.0.1", Port: 5689}}
+	if r := p.Settings.Routes.Value; len(r) != 1 || r[0] != route {
+		t.Errorf("probe routes %+v, want %+v", r, route)
+	}
+}
+
+// inspected is a compose-shaped inspect response.
+func inspected(id, name, mode, service, hostname string, argv []string, env []string, nets map[string]*network.EndpointSettings) container.InspectResponse {
+	return container.InspectResponse{
+		ContainerJSONBase: &container.ContainerJSONBase{ID: id, Name: "/" + name, Path: argv[0], Args: argv[1:],
+			HostConfig: &container.HostConfig{NetworkMode: container.NetworkMode(mode)}, State: &container.State{Running: true}},
+		Config:          &container.Config{Hostname: hostname, Env: env, Labels: map[string]string{ComposeServiceLabel: service}},
+		NetworkSettings: &container.NetworkSettings{Networks: nets},
+	}
+}
+
+// A compose worker is reached by name, service, alias, hostname and IP, in
+// that order; a sidecar in container:<x> mode shares x's namespace, x given
+// by name, ID or a 12-character prefix.
+func TestFromInspectNetworks(t *testing.T) {
+	worker := []string{"n8n", "worker"}
+	runner := []string{"node", "/usr/lib/node_modules/@n8n/task-runner/dist/start.js"}
+	const id = "0123456789abcdef0123"
+	w, ok := FromInspect(inspected(id, "Stack-Worker-1", "stack_default", "N8N-Worker", "wHost", worker, nil,
+		map[string]*network.EndpointSettings{"stack_default": {Aliases: []string{"N8N-Worker", "short"}, IPAddress: "172.18.0.5", GlobalIPv6Address: "fd00::5"}}))
+	var addrs []string
+	for _, a := range w.Net.Addresses {
+		addrs = append(addrs, a.Via+"="+a.Host)
+	}
+	want := "name=stack-worker-1,service=n8n-worker,alias=n8n-worker,alias=short,hostname=whost,ip=172.18.0.5,ip=fd00::5"
+	if got := strings.Join(addrs, ","); !ok || got != want || w.Net.Host || w.Net.Namespace != id {
+		t.Fatalf("addresses %s, namespace %q", got, w.Net.Namespace)
+	}
+	ps := []topology.Process{w}
+	for i, ref := range []string{"Stack-Worker-1", id, id[:12], "elsewhere"} {
+		r, _ := FromInspect(inspected("r"+string(rune('0'+i)), "r"+string(rune('0'+i)), "container:"+ref, "", "",
+			runner, []string{"N8N_RUNNERS_TASK_BROKER_URI=http://localhost:5679"}, nil))
+		ps = append(ps, r)
+	}
+	joinNamespaces(ps)
+	top := topology.Pair(ps)
+	var via []string
+	for _, a := range top.Workers[0].Runners {
+		via = append(via, a.Runner.Name+"/"+a.Via)
+	}
+	if got := strings.Join(via, ","); got != "r0/netns,r1/netns,r2/netns" || len(top.Unpaired) != 1 || ps[4].Net.Namespace != "elsewhere" {
+		t.Errorf("runners %s, unpaired %+v", got, top.Unpaired)
+	}
+}

@@ -1,0 +1,84 @@
+package topology
+
+import "strings"
+
+// whitelist holds the only env keys whose values are read. Every other
+// value in a process's environment (tokens, keys, passwords) is dropped
+// without being copied.
+var whitelist = map[string]bool{
+	"N8N_CONCURRENCY_PRODUCTION_LIMIT": true,
+	"N8N_RUNNERS_MAX_CONCURRENCY":      true,
+	"N8N_RUNNERS_BROKER_PORT":          true,
+	"N8N_RUNNERS_TASK_BROKER_URI":      true,
+	"N8N_PORT":                         true,
+	"PROBE_LISTEN":                     true,
+	"PROBE_UPSTREAM":                   true,
+}
+
+// Whitelisted reports whether key's value may be read.
+func Whitelisted(key string) bool { return whitelist[key] }
+
+// Env is what a platform tells topology about a process's environment: the
+// names of its variables, the values of the whitelisted ones, and the
+// whitelisted ones it could not read, with why (a value from a Kubernetes
+// Secret). The zero Env is empty and ready to use.
+type Env struct {
+	names   map[string]bool
+	values  map[string]string
+	unknown map[string]string
+}
+
+// ReadEnv reads "KEY=VALUE" entries, as Docker's inspect lists them.
+func ReadEnv(entries []string) Env {
+	var e Env
+	for _, kv := range entries {
+		k, v, _ := strings.Cut(kv, "=")
+		e.Set(k, v)
+	}
+	return e
+}
+
+// Set records key, and its value only when key is whitelisted.
+func (e *Env) Set(key, value string) {
+	e.name(key)
+	if whitelist[key] {
+		if e.values == nil {
+			e.values = map[string]string{}
+		}
+		e.values[key] = value
+	}
+}
+
+// SetUnknown records that key is set but its value cannot be read, and
+// why, e.g. "from Secret n8n/runner-env"; the reason is kept only for a
+// whitelisted key and must not hold the value.
+func (e *Env) SetUnknown(key, reason string) {
+	e.name(key)
+	if !whitelist[key] {
+		return
+	}
+	if e.unknown == nil {
+		e.unknown = map[string]string{}
+	}
+	e.unknown[key] = reason
+}
+
+func (e *Env) name(key string) {
+	if e.names == nil {
+		e.names = map[string]bool{}
+	}
+	e.names[key] = true
+}
+
+// Has reports whether the variable is set, whatever its value.
+func (e Env) Has(key string) bool { return e.names[key] }
+
+// lookup returns a whitelisted key's value; unknown is the reason when the
+// platform could not read it.
+func (e Env) lookup(key string) (value string, set bool, unknown string) {
+	if r, ok := e.unknown[key]; ok {
+		return "", true, r
+	}
+	v, ok := e.values[key]
+	return v, ok, ""
+}

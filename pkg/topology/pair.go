@@ -1,0 +1,114 @@
+package topology
+
+import (
+	"slices"
+	"strings"
+)
+
+// Topology is the processes grouped the way capacity sees them.
+type Topology struct {
+	Workers  []WorkerNode // sorted by name
+	Mains    []Process
+	Webhooks []Process
+	Probes   []Process
+	// Unpaired are runners whose broker URI reaches no worker; Target says
+	// what it reaches instead ("main n8n-main", or "" for nothing).
+	Unpaired []Attachment
+}
+
+// WorkerNode is one worker and the runners whose broker URI reaches it.
+type WorkerNode struct {
+	Worker  Process
+	Runners []Attachment
+}
+
+// Attachment is a runner and how its broker URI was matched.
+type Attachment struct {
+	Runner Process
+	Via    string // a Via… constant; through a probe, prefixed "probe <name> (<via>) → "
+	Target string // the worker's instance name; for an unpaired runner, what its broker URI reaches
+}
+
+// Pair groups processes into a Topology. A runner dialling a probe counts
+// for the worker behind that probe.
+func Pair(ps []Process) Topology {
+	var t Topology
+	var runners, brokers []Process
+	for _, c := range ps {
+		switch {
+		case c.Role == RoleWorker:
+			t.Workers = append(t.Workers, WorkerNode{Worker: c})
+		case c.Role == RoleMain:
+			t.Mains = append(t.Mains, c)
+		case c.Role == RoleWebhook:
+			t.Webhooks = append(t.Webhooks, c)
+		case c.Role == RoleProbe:
+			t.Probes = append(t.Probes, c)
+		case c.Role.RunsTasks():
+			runners = append(runners, c)
+		}
+		if c.Role.HostsBroker() {
+			brokers = append(brokers, c)
+		}
+	}
+	slices.SortFunc(t.Workers, func(a, b WorkerNode) int { return strings.Compare(a.Worker.Name, b.Worker.Name) })
+	slices.SortFunc(runners, byName)
+	slices.SortFunc(brokers, byName)
+	for _, r := range runners {
+		t.attach(r, brokers)
+	}
+	return t
+}
+
+func byName(a, b Process) int { return strings.Compare(a.Name, b.Name) }
+
+// attach files runner r under the worker its broker URI reaches, or as
+// unpaired. A runner whose broker URI is unknown reaches nothing.
+func (t *Topology) attach(r Process, brokers []Process) {
+	if !r.Settings.Broker.Known() {
+		t.Unpaired = append(t.Unpaired, Attachment{Runner: r})
+		return
+	}
+	from, ep, prefix := r, r.Settings.Broker.Value, ""
+	if p, route, via, ok := t.viaProbe(r); ok {
+		from, ep, prefix = p, route.Upstream, "probe "+p.Name+" ("+via+") → "
+	}
+	for _, b := range brokers {
+		via, ok := reaches(from, ep, b, b.Settings.BrokerPort.Value)
+		if !ok || !b.Settings.BrokerPort.Known() {
+			continue
+		}
+		if b.Role != RoleWorker {
+			t.Unpaired = append(t.Unpaired, Attachment{Runner: r, Via: prefix + via, Target: string(b.Role) + " " + b.InstanceName()})
+			return
+		}
+		for i := range t.Workers {
+			if t.Workers[i].Worker.ID == b.ID {
+				t.Workers[i].Runners = append(t.Workers[i].Runners, Attachment{Runner: r, Via: prefix + via, Target: b.InstanceName()})
+				return
+			}
+		}
+	}
+	t.Unpaired = append(t.Unpaired, Attachment{Runner: r, Via: prefix})
+}
+
+// viaProbe finds the probe listener that r's broker URI dials.
+func (t *Topology) viaProbe(r Process) (Process, Route, string, bool) {
+	for _, p := range t.Probes {
+		for _, route := range p.Settings.Routes.Value {
+			if via, ok := reaches(r, r.Settings.Broker.Value, p, route.Listen.Port); ok && listensOn(route.Listen, via) {
+				return p, route, via, true
+			}
+		}
+	}
+	return Process{}, Route{}, "", false
+}
+
+// listensOn rejects a loopback match when the probe listens on a specific
+// non-loopback address the runner did not dial.
+func listensOn(listen Endpoint, via string) bool {
+	if via != ViaHostPort && via != ViaNetns {
+		return true
+	}
+	return isAny(listen.Host) || isLoopback(listen.Host)
+}

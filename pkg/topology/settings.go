@@ -1,0 +1,178 @@
+package topology
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/brokerprobe/route"
+)
+
+// n8n's defaults for the settings below (n8n 2.23.2).
+const (
+	DefaultConcurrency = 10
+	DefaultRunnerLimit = 10
+	DefaultBrokerPort  = 5679
+	DefaultN8nPort     = 5678
+)
+
+// Endpoint is a host and port a process dials or listens on.
+type Endpoint = route.Endpoint
+
+// Route is one probe listener and the broker it relays to.
+type Route = route.Route
+
+// Setting is one whitelisted setting: its value, or why it is unknown.
+// Unknown is never papered over with a default.
+type Setting[T any] struct {
+	Value   T
+	Unknown string // the variable and why it could not be read; "" = known
+}
+
+// Of is a known setting.
+func Of[T any](v T) Setting[T] { return Setting[T]{Value: v} }
+
+// Known reports whether the value was read.
+func (s Setting[T]) Known() bool { return s.Unknown == "" }
+
+// Settings are the values that decide capacity. Each is read only for the
+// roles it applies to and is zero (and known) for the others.
+type Settings struct {
+	Concurrency Setting[int]      // worker: effective concurrency
+	RunnerLimit Setting[int]      // runner, launcher: N8N_RUNNERS_MAX_CONCURRENCY
+	BrokerPort  Setting[int]      // main, worker, webhook: N8N_RUNNERS_BROKER_PORT
+	N8nPort     Setting[int]      // main: N8N_PORT, where /metrics is served
+	Broker      Setting[Endpoint] // runner, launcher: N8N_RUNNERS_TASK_BROKER_URI
+	Routes      Setting[[]Route]  // probe: PROBE_LISTEN and PROBE_UPSTREAM
+}
+
+// reader parses the whitelisted values and collects problems, each naming
+// the variable but never its value.
+type reader struct {
+	env      Env
+	problems []string
+}
+
+func (r *reader) settings(role Role, argv []string) Settings {
+	var s Settings
+	switch {
+	case role == RoleWorker:
+		s.Concurrency = r.workerConcurrency(argv)
+	case role.RunsTasks():
+		s.RunnerLimit = r.positiveInt("N8N_RUNNERS_MAX_CONCURRENCY", DefaultRunnerLimit)
+		s.Broker = r.brokerURI()
+	case role == RoleProbe:
+		s.Routes = r.probeRoutes()
+	}
+	if role.HostsBroker() {
+		s.BrokerPort = r.positiveInt("N8N_RUNNERS_BROKER_PORT", DefaultBrokerPort)
+	}
+	if role == RoleMain {
+		s.N8nPort = r.positiveInt("N8N_PORT", DefaultN8nPort)
+	}
+	return s
+}
+
+func (r *reader) problem(p string) { r.problems = append(r.problems, p) }
+
+// unknownAs records that key could not be read.
+func unknownAs[T any](r *reader, key, why string) Setting[T] {
+	r.problem(key + " cannot be read (" + why + ")")
+	return Setting[T]{Unknown: key + ": " + why}
+}
+
+func (r *reader) positiveInt(key string, def int) Setting[int] {
+	v, set, why := r.env.lookup(key)
+	switch {
+	case why != "":
+		return unknownAs[int](r, key, why)
+	case !set || v == "":
+		return Of(def)
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(v))
+	if err != nil || n <= 0 {
+		r.problem(key + " is not a positive integer; using " + strconv.Itoa(def))
+		return Of(def)
+	}
+	return Of(n)
+}
+
+// workerConcurrency follows n8n: N8N_CONCURRENCY_PRODUCTION_LIMIT wins
+// unless it is -1, then --concurrency, then 10.
+func (r *reader) workerConcurrency(argv []string) Setting[int] {
+	const key = "N8N_CONCURRENCY_PRODUCTION_LIMIT"
+	v, _, why := r.env.lookup(key)
+	if why != "" {
+		return unknownAs[int](r, key, why)
+	}
+	v = strings.TrimSpace(v)
+	if v == "" || v == "-1" {
+		return Of(r.concurrencyFlag(argv))
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n <= 0 {
+		r.problem(key + " is neither -1 nor a positive integer; ignored")
+		return Of(r.concurrencyFlag(argv))
+	}
+	return Of(n)
+}
+
+// concurrencyFlag reads `--concurrency=N` or `--concurrency N`.
+func (r *reader) concurrencyFlag(argv []string) int {
+	for i, a := range argv {
+		var v string
+		switch {
+		case strings.HasPrefix(a, "--concurrency="):
+			v = strings.TrimPrefix(a, "--concurrency=")
+		case a == "--concurrency" && i+1 < len(argv):
+			v = argv[i+1]
+		default:
+			continue
+		}
+		n, err := strconv.Atoi(v)
+		if err != nil || n <= 0 {
+			r.problem("--concurrency is not a positive integer; using " + strconv.Itoa(DefaultConcurrency))
+			return DefaultConcurrency
+		}
+		return n
+	}
+	return DefaultConcurrency
+}
+
+// brokerURI reads N8N_RUNNERS_TASK_BROKER_URI (default
+// http://127.0.0.1:5679) down to host and port; any userinfo is dropped.
+func (r *reader) brokerURI() Setting[Endpoint] {
+	const key = "N8N_RUNNERS_TASK_BROKER_URI"
+	def := Endpoint{Host: "127.0.0.1", Port: DefaultBrokerPort}
+	v, set, why := r.env.lookup(key)
+	switch {
+	case why != "":
+		return unknownAs[Endpoint](r, key, why)
+	case !set || v == "":
+		return Of(def)
+	}
+	u, err := route.ParseURL(strings.TrimSpace(v))
+	if err != nil {
+		r.problem(key + " is not a URL with a host")
+		return Of(def)
+	}
+	return Of(u.Endpoint)
+}
+
+// probeRoutes reads a probe's routes with the probe's own parser. A list
+// the probe would refuse to start with gives no routes.
+func (r *reader) probeRoutes() Setting[[]Route] {
+	listen, _, whyL := r.env.lookup(route.ListenVar)
+	upstream, _, whyU := r.env.lookup(route.UpstreamVar)
+	switch {
+	case whyL != "":
+		return unknownAs[[]Route](r, route.ListenVar, whyL)
+	case whyU != "":
+		return unknownAs[[]Route](r, route.UpstreamVar, whyU)
+	}
+	entries, err := route.Parse(listen, upstream)
+	if err != nil {
+		r.problem(err.Error())
+		return Setting[[]Route]{}
+	}
+	return Of(route.Routes(entries))
+}

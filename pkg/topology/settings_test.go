@@ -1,0 +1,132 @@
+package topology
+
+import (
+	"strings"
+	"testing"
+)
+
+func parsed(env ...string) *reader { return &reader{env: ReadEnv(env)} }
+
+func TestWorkerConcurrency(t *testing.T) {
+	cases := []struct {
+		name     string
+		env      []string
+		args     []string
+		want     int
+		problems int
+	}{
+		{"default", nil, []string{"n8n", "worker"}, 10, 0},
+		{"equals form", nil, []string{"n8n", "worker", "--concurrency=15"}, 15, 0},
+		{"space form", nil, []string{"n8n", "worker", "--concurrency", "7"}, 7, 0},
+		{"env wins", []string{"N8N_CONCURRENCY_PRODUCTION_LIMIT=3"}, []string{"n8n", "worker", "--concurrency=15"}, 3, 0},
+		{"env -1 defers to flag", []string{"N8N_CONCURRENCY_PRODUCTION_LIMIT=-1"}, []string{"n8n", "worker", "--concurrency=15"}, 15, 0},
+		{"env -1 and no flag", []string{"N8N_CONCURRENCY_PRODUCTION_LIMIT=-1"}, []string{"n8n", "worker"}, 10, 0},
+		{"env empty", []string{"N8N_CONCURRENCY_PRODUCTION_LIMIT="}, []string{"n8n", "worker", "--concurrency=4"}, 4, 0},
+		{"env garbage", []string{"N8N_CONCURRENCY_PRODUCTION_LIMIT=lots"}, []string{"n8n", "worker", "--concurrency=4"}, 4, 1},
+		{"flag garbage", nil, []string{"n8n", "worker", "--concurrency=x"}, 10, 1},
+		{"flag zero", nil, []string{"n8n", "worker", "--concurrency", "0"}, 10, 1},
+		{"dangling flag", nil, []string{"n8n", "worker", "--concurrency"}, 10, 0},
+	}
+	for _, c := range cases {
+		s := parsed(c.env...)
+		if got := s.workerConcurrency(c.args); got != Of(c.want) || len(s.problems) != c.problems {
+			t.Errorf("%s: got %+v problems %v, want %d with %d problems", c.name, got, s.problems, c.want, c.problems)
+		}
+	}
+}
+
+func TestRunnerLimitAndBrokerURI(t *testing.T) {
+	s := parsed("N8N_RUNNERS_MAX_CONCURRENCY=20", "N8N_RUNNERS_TASK_BROKER_URI=http://n8n-Worker:5679")
+	if got := s.positiveInt("N8N_RUNNERS_MAX_CONCURRENCY", DefaultRunnerLimit); got != Of(20) {
+		t.Errorf("limit %+v, want 20", got)
+	}
+	if got := s.brokerURI(); got != Of(ep("n8n-worker", 5679)) {
+		t.Errorf("broker %+v", got)
+	}
+	s = parsed()
+	if s.positiveInt("N8N_RUNNERS_MAX_CONCURRENCY", DefaultRunnerLimit) != Of(10) || s.brokerURI() != Of(ep("127.0.0.1", 5679)) {
+		t.Errorf("defaults: %+v", s.brokerURI())
+	}
+	s = parsed("N8N_RUNNERS_TASK_BROKER_URI=https://user:hunter2@broker.example", "N8N_RUNNERS_MAX_CONCURRENCY=-4")
+	if got := s.brokerURI(); got != Of(ep("broker.example", 443)) {
+		t.Errorf("https default port: %+v", got)
+	}
+	if s.positiveInt("N8N_RUNNERS_MAX_CONCURRENCY", DefaultRunnerLimit) != Of(10) || len(s.problems) != 1 {
+		t.Errorf("negative limit: problems %v", s.problems)
+	}
+	s = parsed("N8N_RUNNERS_TASK_BROKER_URI=::not a url")
+	if s.brokerURI() != Of(ep("127.0.0.1", 5679)) || !strings.Contains(s.problems[0], "N8N_RUNNERS_TASK_BROKER_URI") {
+		t.Errorf("malformed URI: %v", s.problems)
+	}
+}
+
+// ReadEnv must copy only whitelisted values, and problems must name the
+// variable without quoting its value.
+func TestReadEnvWhitelist(t *testing.T) {
+	secret := "s3cr3t-token-value"
+	env := ReadEnv([]string{"N8N_RUNNERS_AUTH_TOKEN=" + secret, "N8N_RUNNERS_MAX_CONCURRENCY=" + secret, "NOVALUE"})
+	if _, ok := env.values["N8N_RUNNERS_AUTH_TOKEN"]; ok || !env.Has("N8N_RUNNERS_AUTH_TOKEN") || !env.Has("NOVALUE") {
+		t.Fatalf("env %+v", env)
+	}
+	s := &reader{env: env}
+	s.positiveInt("N8N_RUNNERS_MAX_CONCURRENCY", 10)
+	for _, p := range s.problems {
+		if strings.Contains(p, secret) {
+			t.Fatalf("problem quotes the value: %q", p)
+		}
+	}
+}
+
+func TestProbeRoutes(t *testing.T) {
+	s := parsed("PROBE_LISTEN=127.0.0.1:5711, :5712", "PROBE_UPSTREAM=http://127.0.0.1:5689,http://n8n-worker-2:5679")
+	got := s.probeRoutes().Value
+	want := []Route{
+		{Listen: ep("127.0.0.1", 5711), Upstream: ep("127.0.0.1", 5689)},
+		{Listen: ep("0.0.0.0", 5712), Upstream: ep("n8n-worker-2", 5679)},
+	}
+	if len(got) != 2 || got[0] != want[0] || got[1] != want[1] || len(s.problems) != 0 {
+		t.Fatalf("got %+v problems %v", got, s.problems)
+	}
+	// The probe refuses to start on lists it cannot pair, so they give no
+	// route; the problem names the variable.
+	for _, env := range [][]string{
+		{"PROBE_LISTEN=127.0.0.1:5711,bad", "PROBE_UPSTREAM=http://127.0.0.1:5689"},
+		{"PROBE_LISTEN=127.0.0.1:5711,,127.0.0.1:5712", "PROBE_UPSTREAM=http://127.0.0.1:5689,http://127.0.0.1:5699"},
+	} {
+		s = parsed(env...)
+		if got := s.probeRoutes(); len(got.Value) != 0 || !got.Known() || len(s.problems) != 1 || !strings.HasPrefix(s.problems[0], "PROBE_") {
+			t.Errorf("%v: %+v %v", env, got, s.problems)
+		}
+	}
+}
+
+// A whitelisted value the platform cannot read (a Kubernetes Secret) is
+// unknown with its reason, never a default, and is listed as a problem.
+func TestUnknownSettings(t *testing.T) {
+	var env Env
+	env.SetUnknown("N8N_CONCURRENCY_PRODUCTION_LIMIT", "from Secret n8n/worker-env")
+	env.SetUnknown("N8N_RUNNERS_MAX_CONCURRENCY", "from Secret n8n/runner-env")
+	env.SetUnknown("N8N_RUNNERS_TASK_BROKER_URI", "from Secret n8n/runner-env")
+	env.SetUnknown("PROBE_UPSTREAM", "from Secret n8n/probe-env")
+	env.Set("PROBE_LISTEN", ":5711")
+	env.SetUnknown("N8N_RUNNERS_AUTH_TOKEN", "from Secret n8n/runner-env")
+	r := &reader{env: env}
+	w := r.settings(RoleWorker, []string{"n8n", "worker", "--concurrency=15"})
+	l := r.settings(RoleLauncher, nil)
+	p := r.settings(RoleProbe, nil)
+	if w.Concurrency.Known() || w.Concurrency.Unknown != "N8N_CONCURRENCY_PRODUCTION_LIMIT: from Secret n8n/worker-env" || w.Concurrency.Value != 0 {
+		t.Errorf("worker concurrency %+v", w.Concurrency)
+	}
+	if l.RunnerLimit.Known() || l.Broker.Known() || p.Routes.Known() || !w.BrokerPort.Known() || w.BrokerPort.Value != DefaultBrokerPort {
+		t.Errorf("launcher %+v probe %+v worker %+v", l, p, w)
+	}
+	if len(r.problems) != 4 || r.problems[0] != "N8N_CONCURRENCY_PRODUCTION_LIMIT cannot be read (from Secret n8n/worker-env)" {
+		t.Errorf("problems %q", r.problems)
+	}
+	if !env.Has("N8N_RUNNERS_AUTH_TOKEN") || !env.Has("PROBE_UPSTREAM") || len(env.unknown) != 4 {
+		t.Errorf("env %+v", env)
+	}
+	if !Whitelisted("N8N_PORT") || Whitelisted("N8N_RUNNERS_AUTH_TOKEN") {
+		t.Error("Whitelisted")
+	}
+}
