@@ -7,7 +7,6 @@ import (
 	"math"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"reflect"
 	"strings"
 	"testing"
@@ -16,19 +15,14 @@ import (
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/snapshot"
 )
 
+// fixtureServer serves pkg/snapshot's exporter fixture on /metrics.
 func fixtureServer(t *testing.T) *httptest.Server {
 	t.Helper()
-	fixture, err := os.ReadFile("../snapshot/testdata/exporter.prom")
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path != "/metrics" {
-			http.NotFound(w, r)
-			return
-		}
-		w.Write(fixture)
-	}))
+	mux := http.NewServeMux()
+	mux.HandleFunc("/metrics", func(w http.ResponseWriter, r *http.Request) {
+		http.ServeFile(w, r, "../snapshot/testdata/exporter.prom")
+	})
+	srv := httptest.NewServer(mux)
 	t.Cleanup(srv.Close)
 	return srv
 }

@@ -7,8 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/n8n-ceiling/n8n-ceiling/internal/headless"
-	"github.com/n8n-ceiling/n8n-ceiling/internal/testtool"
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/experiment"
 )
 
@@ -66,8 +64,7 @@ func TestExperimentTableListsFailedChecks(t *testing.T) {
 // names a report written elsewhere (the lab e2e's) to render instead.
 func TestExperimentHTMLRendersInChromium(t *testing.T) {
 	dir := t.TempDir()
-	b := headless.Browser{Path: testtool.Require(t, headless.Binary, "chromium"),
-		Profile: filepath.Join(dir, "profile"), Width: 1200, Height: 1600}
+	b := browser(t, dir)
 	page := os.Getenv("EXPERIMENT_RENDER_HTML")
 	if page == "" {
 		page = filepath.Join(dir, "report.html")
@@ -79,24 +76,10 @@ func TestExperimentHTMLRendersInChromium(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	dom, err := b.DumpDOM(page)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if n := strings.Count(dom, "<svg"); n != 1 {
-		t.Errorf("rendered DOM has %d charts, want 1", n)
-	}
-	if m := externalRef.FindString(dom); m != "" {
-		t.Errorf("rendered DOM references %q", m)
-	}
-	if !strings.Contains(dom, "Measured vs predicted ceiling per case") || !strings.Contains(dom, "<circle") {
-		t.Error("rendered DOM lacks the chart contents")
-	}
+	checkDOM(t, b, page, 1, "Measured vs predicted ceiling per case", "<circle")
 	shot := filepath.Join(dir, "shot.png")
 	if err := b.Screenshot(page, shot); err != nil {
 		t.Fatal(err)
 	}
-	if st, err := os.Stat(shot); err != nil || st.Size() < 10_000 {
-		t.Errorf("screenshot %v %v: want a real page", st, err)
-	}
+	checkScreenshot(t, shot)
 }

@@ -100,14 +100,10 @@ func (f families) containers(s *Snapshot) {
 	index := map[string]int{}
 	each := func(name string, set func(c *Container, v Sample)) {
 		for _, x := range f.series(name) {
-			n := label(x, "container")
-			i, ok := index[n]
-			if !ok {
-				i = len(s.Containers)
-				index[n] = i
-				s.Containers = append(s.Containers, Container{Name: n, Role: label(x, "role")})
-			}
-			set(&s.Containers[i], sample(x))
+			c := entry(&s.Containers, index, label(x, "container"), func(n string) Container {
+				return Container{Name: n, Role: label(x, "role")}
+			})
+			set(c, sample(x))
 		}
 	}
 	each(metricname.ContainerWorkingSet, func(c *Container, v Sample) { c.WorkingSet = v })
@@ -123,14 +119,9 @@ func (f families) probes(s *Snapshot) {
 	index := map[string]int{}
 	each := func(name string, add func(p *Probe, x *dto.Metric)) {
 		for _, x := range f.series(name) {
-			n := label(x, "probe")
-			i, ok := index[n]
-			if !ok {
-				i = len(s.Probes)
-				index[n] = i
-				s.Probes = append(s.Probes, Probe{Name: n, Connections: map[string]float64{}})
-			}
-			add(&s.Probes[i], x)
+			add(entry(&s.Probes, index, label(x, "probe"), func(n string) Probe {
+				return Probe{Name: n, Connections: map[string]float64{}}
+			}), x)
 		}
 	}
 	each(metricname.RunnerTasksRunning, func(p *Probe, x *dto.Metric) { p.TasksRunning = plus(p.TasksRunning, value(x)) })
@@ -140,6 +131,18 @@ func (f families) probes(s *Snapshot) {
 	})
 	each(metricname.RunnerInferredMaxConcurrency, func(p *Probe, x *dto.Metric) { p.InferredLimit = plus(p.InferredLimit, value(x)) })
 	each(metricname.RunnerConnections, func(p *Probe, x *dto.Metric) { p.Connections[label(x, "kind")] += value(x) })
+}
+
+// entry returns the element of list named key, appending one made by
+// fresh on first sight; index keeps list's order of first appearance.
+func entry[T any](list *[]T, index map[string]int, key string, fresh func(string) T) *T {
+	i, ok := index[key]
+	if !ok {
+		i = len(*list)
+		index[key] = i
+		*list = append(*list, fresh(key))
+	}
+	return &(*list)[i]
 }
 
 func plus(a Sample, v float64) Sample { return Sample{Value: a.Value + v, OK: true} }
