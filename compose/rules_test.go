@@ -79,7 +79,7 @@ func readYAML(t *testing.T, path string, v any) {
 	}
 }
 
-// The alerts and recording rules all exist.
+// The shipped alerts and recording rules all exist.
 func TestRulesExist(t *testing.T) {
 	alerts, records := readRules(t)
 	for _, a := range []string{"N8nRunnerSaturated", "N8nWorkerWithoutRunner", "N8nRunnerNoMemoryLimit",

@@ -39,7 +39,7 @@ func exported(t *testing.T) []byte {
 	return doc
 }
 
-func TestRowsInIssueOrder(t *testing.T) {
+func TestRowsInReadingOrder(t *testing.T) {
 	var d struct {
 		Panels []struct{ Type, Title string }
 	}
