@@ -12,7 +12,7 @@ package snapshot
 type Snapshot struct {
 	Workers    []Worker           // one per n8n_worker_concurrency series, in scrape order
 	Unpaired   []Runner           // runner limits whose worker label names no worker
-	Cluster    Cluster            //
+	Cluster    Cluster            // cluster-wide figures
 	Service    []ServiceTime      // every n8n_service_time_seconds series
 	Used       map[string]string  // stage → the source n8n_exporter_service_time_used marks 1
 	Containers []Container        // in order of first appearance
