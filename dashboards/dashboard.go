@@ -3,6 +3,8 @@ package dashboards
 import (
 	"github.com/grafana/grafana-foundation-sdk/go/common"
 	"github.com/grafana/grafana-foundation-sdk/go/dashboard"
+
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/metricname"
 )
 
 // UID is the dashboard's stable uid.
@@ -21,14 +23,14 @@ func Build() (dashboard.Dashboard, error) {
 		Time("now-30m", "now").
 		Timezone(common.TimeZoneBrowser).
 		WithVariable(datasourceVariable()).
-		WithVariable(labelVariable("worker", "Worker", "n8n_worker_concurrency")).
-		WithVariable(labelVariable("probe", "Broker probe", "n8n_runner_tasks_running")).
+		WithVariable(labelVariable("worker", "Worker", metricname.WorkerConcurrency)).
+		WithVariable(labelVariable("probe", "Broker probe", metricname.RunnerTasksRunning)).
 		Annotation(dashboard.NewAnnotationQueryBuilder().
 			Name("loadctl steps").
 			Datasource(ds).
 			Enable(true).
 			IconColor("purple").
-			Expr(`changes(loadctl_steps_started_total[$__interval]) > 0`).
+			Expr(`changes(` + metricname.LoadctlStepsStarted + `[$__interval]) > 0`).
 			TitleFormat("loadctl step started"))
 	for _, row := range []func(*dashboard.DashboardBuilder){verdictRow, throughputRow, heldRow, timeRow, memoryRow, healthRow} {
 		row(b)

@@ -3,6 +3,8 @@ package dashboards
 import (
 	"github.com/grafana/grafana-foundation-sdk/go/common"
 	"github.com/grafana/grafana-foundation-sdk/go/dashboard"
+
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/metricname"
 )
 
 // throughputRow sets measured completions against the ceiling, with the
@@ -13,10 +15,10 @@ func throughputRow(b *dashboard.DashboardBuilder) {
 		"Completed executions per second (n8n main's queue counter, refreshed every 20 s), runner tasks done (probe) and loadctl's passing requests, against the ceiling line. "+
 			"Bad when measured flattens at the ceiling while load rises: more load only adds latency, so raise both limits together.",
 		"reqps", 16,
-		q(`sum(rate(n8n_scaling_mode_queue_jobs_completed[$__rate_interval]))`, "completed (n8n queue)"),
-		q(`sum(rate(n8n_runner_tasks_total{outcome="done",`+byProbe+`}[$__rate_interval]))`, "runner tasks done (probe)"),
-		q(`sum(rate(loadctl_requests_total{outcome="pass"}[$__rate_interval]))`, "loadctl passing"),
-		q(`sum(n8n_worker_ceiling_executions_per_second{`+byWorker+`})`, "ceiling")).
+		q(`sum(rate(`+metricname.N8nQueueJobsCompleted+`[$__rate_interval]))`, "completed (n8n queue)"),
+		q(`sum(rate(`+metricname.RunnerTasks+`{outcome="done",`+byProbe+`}[$__rate_interval]))`, "runner tasks done (probe)"),
+		q(`sum(rate(`+metricname.LoadctlRequests+`{outcome="pass"}[$__rate_interval]))`, "loadctl passing"),
+		q(`sum(`+metricname.WorkerCeiling+`{`+byWorker+`})`, "ceiling")).
 		OverrideByName("ceiling", []dashboard.DynamicConfigValue{
 			{Id: "custom.lineStyle", Value: map[string]any{"fill": "dash", "dash": []int{10, 10}}},
 			{Id: "color", Value: map[string]any{"mode": "fixed", "fixedColor": "red"}},
@@ -25,8 +27,8 @@ func throughputRow(b *dashboard.DashboardBuilder) {
 		"The load loadctl applies: VUs (closed loop) or target rate (open loop) per step, and requests in flight. "+
 			"Bad when in flight stays far above the effective concurrency: requests queue and latency grows without throughput.",
 		"none", 8,
-		q(`max(loadctl_step_vus)`, "VUs"),
-		q(`max(loadctl_step_target_rate_per_second)`, "target rate/s"),
-		q(`sum(loadctl_in_flight_requests)`, "in flight")).
+		q(`max(`+metricname.LoadctlStepVUs+`)`, "VUs"),
+		q(`max(`+metricname.LoadctlStepTargetRate+`)`, "target rate/s"),
+		q(`sum(`+metricname.LoadctlInFlight+`)`, "in flight")).
 		LineInterpolation(common.LineInterpolationStepAfter))
 }

@@ -1,6 +1,10 @@
 package dashboards
 
-import "github.com/grafana/grafana-foundation-sdk/go/dashboard"
+import (
+	"github.com/grafana/grafana-foundation-sdk/go/dashboard"
+
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/metricname"
+)
 
 // quantile is histogram_quantile over a rate of buckets summed by le.
 // An empty selector selects every series.
@@ -18,19 +22,19 @@ func timeRow(b *dashboard.DashboardBuilder) {
 		"p50 and p95 of the time a task holds a runner slot, accept to done, from the broker probe's histogram. "+
 			"Bad when it grows with load: the tasks contend for CPU or memory rather than for slots.",
 		"s", 10,
-		q(quantile("0.5", "n8n_runner_task_duration_seconds_bucket", byProbe), "p50"),
-		q(quantile("0.95", "n8n_runner_task_duration_seconds_bucket", byProbe), "p95"),
-		q(`sum(rate(n8n_runner_task_duration_seconds_sum{`+byProbe+`}[$__rate_interval])) / sum(rate(n8n_runner_task_duration_seconds_count{`+byProbe+`}[$__rate_interval]))`, "mean")))
+		q(quantile("0.5", metricname.RunnerTaskDuration+"_bucket", byProbe), "p50"),
+		q(quantile("0.95", metricname.RunnerTaskDuration+"_bucket", byProbe), "p95"),
+		q(`sum(rate(`+metricname.RunnerTaskDuration+`_sum{`+byProbe+`}[$__rate_interval])) / sum(rate(`+metricname.RunnerTaskDuration+`_count{`+byProbe+`}[$__rate_interval]))`, "mean")))
 	b.WithPanel(graph("Service time in use",
 		"The time per execution the ceiling is computed with, per stage (job = worker slot, task = runner slot), and every measured candidate. "+
 			"Bad when the one in use differs much from the task duration beside it: the ceiling is then off by the same ratio.",
 		"s", 7,
-		q(`n8n_service_time_seconds and on (stage, source) (n8n_exporter_service_time_used == 1)`, "in use: {{stage}} ({{source}})"),
-		q(`n8n_service_time_seconds`, "measured: {{stage}} ({{source}})")))
+		q(metricname.ServiceTime+` and on (stage, source) (`+metricname.ServiceTimeUsed+` == 1)`, "in use: {{stage}} ({{source}})"),
+		q(metricname.ServiceTime, "measured: {{stage}} ({{source}})")))
 	b.WithPanel(graph("Request latency (loadctl)",
 		"End-to-end latency of loadctl's completed requests, p50 and p95; read it only after pass and error rates, since fast failures look fast. "+
 			"Bad when it is far above the task duration: requests wait for a slot.",
 		"s", 7,
-		q(quantile("0.5", "loadctl_request_duration_seconds_bucket", ""), "p50"),
-		q(quantile("0.95", "loadctl_request_duration_seconds_bucket", ""), "p95")))
+		q(quantile("0.5", metricname.LoadctlRequestDuration+"_bucket", ""), "p50"),
+		q(quantile("0.95", metricname.LoadctlRequestDuration+"_bucket", ""), "p95")))
 }

@@ -1,6 +1,10 @@
 package dashboards
 
-import "github.com/grafana/grafana-foundation-sdk/go/dashboard"
+import (
+	"github.com/grafana/grafana-foundation-sdk/go/dashboard"
+
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/metricname"
+)
 
 // Selectors for the dashboard variables.
 const (
@@ -16,29 +20,29 @@ func verdictRow(b *dashboard.DashboardBuilder) {
 		"N8N_RUNNERS_MAX_CONCURRENCY of each runner container (Docker) and the limit the broker probe saw on the wire. "+
 			"Bad when the runners of a worker add up to less than its worker concurrency: Code tasks then queue inside the worker.",
 		"none", 5,
-		q(`n8n_runner_max_concurrency{`+byWorker+`}`, "{{runner}} → {{worker}}"),
-		q(`n8n_runner_inferred_max_concurrency{`+byProbe+`}`, "wire: {{probe}}")))
+		q(metricname.RunnerMaxConcurrency+`{`+byWorker+`}`, "{{runner}} → {{worker}}"),
+		q(metricname.RunnerInferredMaxConcurrency+`{`+byProbe+`}`, "wire: {{probe}}")))
 	b.WithPanel(statPanel("Worker concurrency",
 		"Jobs each worker takes from the queue at once (N8N_CONCURRENCY_PRODUCTION_LIMIT or --concurrency). "+
 			"Bad when it is above the runner capacity: the extra slots hold jobs without adding throughput.",
-		"none", 4, q(`n8n_worker_concurrency{`+byWorker+`}`, "{{worker}}")))
+		"none", 4, q(metricname.WorkerConcurrency+`{`+byWorker+`}`, "{{worker}}")))
 	b.WithPanel(statPanel("Effective concurrency",
 		"min(worker concurrency, runner capacity) per worker: the executions that can really run at once. "+
 			"Bad when it is well below the worker concurrency the queue dashboard shows.",
-		"none", 4, q(`n8n_worker_effective_concurrency{`+byWorker+`}`, "{{worker}}")))
+		"none", 4, q(metricname.WorkerEffectiveConcurrency+`{`+byWorker+`}`, "{{worker}}")))
 	b.WithPanel(bottleneckStat())
 	b.WithPanel(statPanel("Ceiling",
 		"The most executions per second the cluster (and each worker) can finish, effective slots ÷ measured service time; absent until a service time is known. "+
 			"Bad when measured throughput nears it: the next request waits, so raise both limits together.",
 		"suffix: /s", 4,
-		q(`n8n_cluster_ceiling_executions_per_second`, "cluster"),
-		q(`n8n_worker_ceiling_executions_per_second{`+byWorker+`}`, "{{worker}}")).
+		q(metricname.ClusterCeiling, "cluster"),
+		q(metricname.WorkerCeiling+`{`+byWorker+`}`, "{{worker}}")).
 		Decimals(2))
 	b.WithPanel(statPanel("Workers without runner",
 		"Workers whose Code tasks no runner serves; each such task fails after N8N_RUNNERS_TASK_REQUEST_TIMEOUT (60 s), silently until then. "+
 			"Red above 0: add a runner per worker, in pairs.",
 		"none", 3,
-		q(`sum(n8n_worker_runner_capacity{`+byWorker+`} == bool 0)`, "without runner")).
+		q(`sum(`+metricname.WorkerRunnerCapacity+`{`+byWorker+`} == bool 0)`, "without runner")).
 		ColorMode("background").
 		Thresholds(thresholds("green", step{1, "red"})))
 }
@@ -50,7 +54,7 @@ func bottleneckStat() *statBuilder {
 		"The side that sets each worker's ceiling; runner-bound means more worker slots add nothing until the runner limit rises. "+
 			"Bad when it reads no runner: that worker's Code tasks cannot run at all.",
 		"none", 4,
-		q(`sum by (worker) (n8n_worker_bottleneck{component="runner",`+byWorker+`}) + 2 * sum by (worker) (n8n_worker_bottleneck{component="worker",`+byWorker+`})`, "{{worker}}")).
+		q(`sum by (worker) (`+metricname.WorkerBottleneck+`{component="runner",`+byWorker+`}) + 2 * sum by (worker) (`+metricname.WorkerBottleneck+`{component="worker",`+byWorker+`})`, "{{worker}}")).
 		Mappings(textMap(map[string]dashboard.ValueMappingResult{
 			"0": word("no runner", "red", 0),
 			"1": word("runner-bound", "orange", 1),

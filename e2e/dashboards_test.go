@@ -18,7 +18,7 @@ import (
 	"time"
 
 	"github.com/n8n-ceiling/n8n-ceiling/dashboards"
-	"github.com/n8n-ceiling/n8n-ceiling/e2e/lab"
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/endpoints"
 	"gopkg.in/yaml.v3"
 )
 
@@ -94,7 +94,7 @@ func TestDashboardPanelsReturnData(t *testing.T) {
 // scrapeTargets maps a job name to each distinct metrics URL: the exporter,
 // every probe (in-process probes share the exporter's URL), main, worker 1
 // and loadctl.
-func scrapeTargets(t *testing.T, eps lab.Endpoints, loadAddr string) map[string]string {
+func scrapeTargets(t *testing.T, eps endpoints.Endpoints, loadAddr string) map[string]string {
 	t.Helper()
 	names := []string{"exporter-metrics", "main-metrics", "worker-metrics-1"}
 	for n := 1; ; n++ {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/n8n-ceiling/n8n-ceiling/e2e/lab"
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/endpoints"
 )
 
 func enabled() bool { return os.Getenv("N8N_CEILING_E2E") == "1" }
@@ -29,7 +30,7 @@ func TestMain(m *testing.M) {
 }
 
 // upLab brings the lab into the given shape and returns its endpoints.
-func upLab(t *testing.T, env map[string]string) lab.Endpoints {
+func upLab(t *testing.T, env map[string]string) endpoints.Endpoints {
 	t.Helper()
 	if !enabled() {
 		t.Skip("real-n8n e2e: set N8N_CEILING_E2E=1 (make test does)")
@@ -45,7 +46,7 @@ func upLab(t *testing.T, env map[string]string) lab.Endpoints {
 	return eps
 }
 
-func must(t *testing.T, eps lab.Endpoints, name string) string {
+func must(t *testing.T, eps endpoints.Endpoints, name string) string {
 	t.Helper()
 	u, err := eps.Must(name)
 	if err != nil {

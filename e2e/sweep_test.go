@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/n8n-ceiling/n8n-ceiling/internal/headless"
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/comparison"
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/loadgen"
 )
 
@@ -73,8 +74,8 @@ func TestSweepFindsTheCeiling(t *testing.T) {
 			t.Errorf("%d VU: pass rate %.3f", s.Load.VUs, f.PassRate)
 		}
 		best = math.Max(best, f.Throughput)
-		if s.Exporter == nil || s.Exporter.Error != "" || s.Exporter.Bottleneck != "runner" {
-			t.Errorf("%d VU: exporter comparison %+v, want runner-bound", s.Load.VUs, s.Exporter)
+		if c := comparison.Of(s); c == nil || c.Error != "" || c.Bottleneck != "runner" {
+			t.Errorf("%d VU: exporter comparison %+v, want runner-bound", s.Load.VUs, c)
 		}
 	}
 	if math.Abs(best-ceiling)/ceiling > 0.12 {

@@ -11,6 +11,7 @@ import (
 	"syscall"
 
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/experiment"
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/report"
 )
 
 type experimentFlags struct {
@@ -64,7 +65,7 @@ func runExperiment(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "experiment %s: %s\n", spec.Name, line)
 		}
 	}
-	r := &experiment.Runner{Spec: spec, Apply: experiment.NewApplier(spec.Apply, f.dir, logf), Log: logf}
+	r := &experiment.Runner{Spec: spec, Apply: experiment.NewApplier(spec.Apply, f.dir, logf), Log: logf, ProgressLine: report.ProgressLine}
 	res := r.Run(ctx)
 	return experimentOutputs(f, []*experiment.Result{res}, stdout, stderr)
 }
@@ -109,7 +110,7 @@ func readExperiment(name string) (*experiment.Result, error) {
 // the exit code: 1 when a case could not run, 99 when a check failed.
 func experimentOutputs(f experimentFlags, results []*experiment.Result, stdout, stderr io.Writer) int {
 	for _, res := range results {
-		if err := experiment.Table(stdout, res); err != nil {
+		if err := report.ExperimentTable(stdout, res); err != nil {
 			fmt.Fprintf(stderr, "loadctl experiment: %v\n", err)
 			return exitError
 		}
@@ -119,8 +120,8 @@ func experimentOutputs(f experimentFlags, results []*experiment.Result, stdout, 
 		write func(io.Writer) error
 	}{
 		{f.out, func(w io.Writer) error { return experiment.WriteJSON(w, results[0]) }},
-		{f.report, func(w io.Writer) error { return experiment.HTML(w, results[0]) }},
-		{f.markdown, func(w io.Writer) error { return experiment.Markdown(w, results) }},
+		{f.report, func(w io.Writer) error { return report.ExperimentHTML(w, results[0]) }},
+		{f.markdown, func(w io.Writer) error { return report.ExperimentMarkdown(w, results) }},
 	}
 	for _, wr := range writers {
 		if wr.path == "" {

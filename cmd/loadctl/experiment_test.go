@@ -57,7 +57,7 @@ cases:
 
 func TestExperimentUsage(t *testing.T) {
 	bad := filepath.Join(t.TempDir(), "bad.yaml")
-	os.WriteFile(bad, []byte("name: x\ncases: [{name: a, expect: {within: 7}}]\nload: {vus: [1]}\n"), 0o644)
+	os.WriteFile(bad, []byte("name: x\napply: {command: [bash, up.sh]}\ncases: [{name: a, expect: {within: 7}}]\nload: {vus: [1]}\n"), 0o644)
 	for _, tc := range []struct {
 		args []string
 		want string

@@ -12,7 +12,9 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/comparison"
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/loadgen"
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/snapshot"
 )
 
 // exitThreshold is the exit code when a --threshold fails.
@@ -176,7 +178,7 @@ func buildSweep(f sweepFlags) (*loadgen.Sweep, []loadgen.Threshold, error) {
 		if err := checkURL(f.exporter); err != nil {
 			return nil, nil, fmt.Errorf("--exporter: %w", err)
 		}
-		sw.Exporter = &loadgen.ExporterReader{URL: f.exporter}
+		sw.Hook = &comparison.Hook{Reader: &snapshot.Reader{URL: f.exporter}}
 	}
 	return sw, ths, nil
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/loadgen"
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/loadgen/prom"
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/report"
 )
 
@@ -23,9 +24,10 @@ func serveMetrics(ctx context.Context, addr string, sw *loadgen.Sweep) (stop fun
 	if err != nil {
 		return nil, err
 	}
-	sw.Metrics = loadgen.NewMetrics()
+	m := prom.New()
+	sw.Observer = m
 	mux := http.NewServeMux()
-	mux.Handle("/metrics", sw.Metrics.Handler())
+	mux.Handle("/metrics", m.Handler())
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
 	go srv.Serve(ln)
 	return func() {
@@ -42,15 +44,9 @@ func attachProgress(sw *loadgen.Sweep, quiet bool, stderr io.Writer) {
 	if quiet {
 		return
 	}
-	pp := &loadgen.ProgressPrinter{W: stderr, TTY: isTerminal(stderr), Every: 5 * time.Second}
+	pp := &report.ProgressPrinter{W: stderr, TTY: isTerminal(stderr), Every: 5 * time.Second}
 	sw.OnProgress = pp.Update
-	sw.OnStep = func(s loadgen.StepResult) {
-		pp.Done()
-		f := s.Figures
-		fmt.Fprintf(stderr, "step %d %s done: pass %.1f%%  errors %.1f%%  %.2f req/s passing  p50 %s  p95 %s  in flight %.1f\n",
-			s.Index+1, s.Load.Label(), 100*f.PassRate, 100*f.ErrorRate, f.Throughput,
-			loadgen.FormatSeconds(f.Latency.P50), loadgen.FormatSeconds(f.Latency.P95), f.MeanInFlight)
-	}
+	sw.OnStep = pp.StepDone
 }
 
 func isTerminal(w io.Writer) bool {

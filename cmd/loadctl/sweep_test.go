@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"io"
 	"mime"
 	"mime/multipart"
@@ -180,5 +181,57 @@ func TestSweepFromSavedResult(t *testing.T) {
 	}
 	if code := run([]string{"sweep", "--from", filepath.Join(dir, "missing.json")}, &stdout, &stderr); code != exitUsage {
 		t.Errorf("missing --from file: exit %d", code)
+	}
+}
+
+// With --exporter each step's `exporter` object lands in the JSON result
+// (the schema of docs/loadctl-json.md), the table grows the model's
+// columns, and a re-report from the file shows them again.
+func TestSweepComparesWithTheExporter(t *testing.T) {
+	_, srv := newCapture(t)
+	fixture, err := os.ReadFile("../../pkg/snapshot/testdata/exporter.prom")
+	if err != nil {
+		t.Fatal(err)
+	}
+	exp := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write(fixture) }))
+	defer exp.Close()
+	out := filepath.Join(t.TempDir(), "r.json")
+	var stdout, stderr bytes.Buffer
+	if code := run(sweepArgs(srv.URL, "--vus", "1,2", "--exporter", exp.URL+"/metrics", "--out", out), &stdout, &stderr); code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Settings struct{ Exporter string }
+		Steps    []struct {
+			Exporter *struct {
+				Ceiling    float64 `json:"ceiling_per_second"`
+				Bottleneck string
+				Prediction *struct {
+					Throughput float64 `json:"throughput_per_second"`
+				}
+			}
+		}
+	}
+	if err := json.Unmarshal(data, &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.Settings.Exporter != exp.URL+"/metrics" || len(doc.Steps) != 2 {
+		t.Fatalf("settings.exporter %q, %d steps", doc.Settings.Exporter, len(doc.Steps))
+	}
+	for i, s := range doc.Steps {
+		if c := s.Exporter; c == nil || c.Bottleneck != "runner" || c.Ceiling < 9.43 || c.Ceiling > 9.44 || c.Prediction == nil {
+			t.Errorf("step %d exporter %+v", i+1, c)
+		}
+	}
+	if !strings.Contains(stdout.String(), "pred req/s") || !strings.Contains(stdout.String(), "9.43") {
+		t.Errorf("table lacks the model:\n%s", stdout.String())
+	}
+	stdout.Reset()
+	if code := run([]string{"sweep", "--from", out}, &stdout, &stderr); code != exitOK || !strings.Contains(stdout.String(), "pred req/s") {
+		t.Errorf("re-report exit %d:\n%s", code, stdout.String())
 	}
 }

@@ -1,75 +1,25 @@
-// Package metricnames lists the metric names this project's binaries emit,
-// read from their own collectors, so the dashboard and the alert rules can
-// be checked against the code rather than against a copy of the names.
+// Package metricnames checks PromQL expressions (dashboard queries, alert
+// and recording rules) against the metric names this project's binaries
+// emit and the n8n names they read, all defined once in pkg/metricname.
 package metricnames
 
 import (
-	"bufio"
-	"fmt"
-	"log/slog"
-	"net/http/httptest"
 	"regexp"
 	"strings"
 
-	"github.com/n8n-ceiling/n8n-ceiling/pkg/brokerprobe"
-	"github.com/n8n-ceiling/n8n-ceiling/pkg/collector"
-	"github.com/n8n-ceiling/n8n-ceiling/pkg/loadgen"
-	"github.com/prometheus/client_golang/prometheus"
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/metricname"
 )
 
-// FromN8n are n8n's own metrics the dashboard reads (main, with
-// N8N_METRICS_INCLUDE_QUEUE_METRICS=true); we read them, never emit them.
-var FromN8n = []string{"n8n_scaling_mode_queue_jobs_completed"}
-
 // Known returns every name the exporter, the broker probe and loadctl
-// emit, plus FromN8n.
-func Known() (map[string]bool, error) {
+// emit, plus n8n's own names that this project reads.
+func Known() map[string]bool {
 	names := map[string]bool{}
-	for _, n := range FromN8n {
-		names[n] = true
-	}
-	probe, err := brokerprobe.New(brokerprobe.Config{Name: "names", Listen: "127.0.0.1:0", Upstream: "http://127.0.0.1:5689"}, slog.New(slog.DiscardHandler))
-	if err != nil {
-		return nil, fmt.Errorf("broker probe: %w", err)
-	}
-	for _, c := range []prometheus.Collector{collector.New(collector.Config{}), probe} {
-		for _, n := range described(c) {
+	for _, list := range [][]string{metricname.Exporter(), metricname.Probe(), metricname.Loadctl(), metricname.FromN8n()} {
+		for _, n := range list {
 			names[n] = true
 		}
 	}
-	for _, n := range exposed(loadgen.NewMetrics()) {
-		names[n] = true
-	}
-	return names, nil
-}
-
-var fqName = regexp.MustCompile(`fqName: "([^"]+)"`)
-
-// described reads the names from a collector's descriptors.
-func described(c prometheus.Collector) []string {
-	ch := make(chan *prometheus.Desc)
-	go func() { c.Describe(ch); close(ch) }()
-	var out []string
-	for d := range ch {
-		if m := fqName.FindStringSubmatch(d.String()); m != nil {
-			out = append(out, m[1])
-		}
-	}
-	return out
-}
-
-// exposed reads the names from loadctl's live /metrics page.
-func exposed(m *loadgen.Metrics) []string {
-	rec := httptest.NewRecorder()
-	m.Handler().ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
-	var out []string
-	sc := bufio.NewScanner(rec.Body)
-	for sc.Scan() {
-		if f := strings.Fields(sc.Text()); len(f) >= 3 && f[0] == "#" && f[1] == "TYPE" {
-			out = append(out, f[2])
-		}
-	}
-	return out
+	return names
 }
 
 var ident = regexp.MustCompile(`[a-zA-Z_:][a-zA-Z0-9_:]*`)

@@ -1,19 +1,52 @@
 package metricnames
 
 import (
+	"bufio"
+	"log/slog"
+	"maps"
+	"net/http/httptest"
+	"regexp"
 	"slices"
+	"strings"
 	"testing"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/brokerprobe"
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/collector"
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/loadgen/prom"
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/metricname"
 )
 
 func TestKnownReadsEverySource(t *testing.T) {
-	known, err := Known()
-	if err != nil {
-		t.Fatal(err)
-	}
+	known := Known()
 	// One name per source proves each was read.
 	for _, n := range []string{"n8n_worker_concurrency", "n8n_runner_tasks_running", "loadctl_requests_total", "n8n_scaling_mode_queue_jobs_completed"} {
 		if !known[n] {
 			t.Errorf("%s missing from %d known names", n, len(known))
+		}
+	}
+}
+
+// Each binary emits exactly the names pkg/metricname lists for it: read
+// from the exporter's and the probe's descriptors and from loadctl's live
+// page.
+func TestCatalogueIsWhatTheBinariesEmit(t *testing.T) {
+	probe, err := brokerprobe.New(brokerprobe.Config{Name: "names", Listen: "127.0.0.1:0", Upstream: "http://127.0.0.1:5689"}, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		what      string
+		emitted   []string
+		catalogue []string
+	}{
+		{"exporter", described(collector.New(collector.Config{})), metricname.Exporter()},
+		{"broker probe", described(probe), metricname.Probe()},
+		{"loadctl", exposed(t, prom.New()), metricname.Loadctl()},
+	} {
+		if got, want := sorted(tc.emitted), sorted(tc.catalogue); !slices.Equal(got, want) {
+			t.Errorf("%s emits %v\npkg/metricname lists %v", tc.what, got, want)
 		}
 	}
 }
@@ -24,4 +57,45 @@ func TestUnknown(t *testing.T) {
 	if got := Unknown(expr, known); !slices.Equal(got, []string{"n8n_runner_typo"}) {
 		t.Errorf("Unknown = %v, want [n8n_runner_typo]", got)
 	}
+}
+
+func sorted(names []string) []string {
+	set := map[string]bool{}
+	for _, n := range names {
+		set[n] = true
+	}
+	return slices.Sorted(maps.Keys(set))
+}
+
+var fqName = regexp.MustCompile(`fqName: "([^"]+)"`)
+
+// described reads the names from a collector's descriptors.
+func described(c prometheus.Collector) []string {
+	ch := make(chan *prometheus.Desc)
+	go func() { c.Describe(ch); close(ch) }()
+	var out []string
+	for d := range ch {
+		if m := fqName.FindStringSubmatch(d.String()); m != nil {
+			out = append(out, m[1])
+		}
+	}
+	return out
+}
+
+// exposed reads the names from loadctl's live /metrics page.
+func exposed(t *testing.T, m *prom.Metrics) []string {
+	t.Helper()
+	rec := httptest.NewRecorder()
+	m.Handler().ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
+	var out []string
+	sc := bufio.NewScanner(rec.Body)
+	for sc.Scan() {
+		if f := strings.Fields(sc.Text()); len(f) >= 3 && f[0] == "#" && f[1] == "TYPE" {
+			out = append(out, f[2])
+		}
+	}
+	if len(out) == 0 {
+		t.Fatal("loadctl's page lists no metric")
+	}
+	return out
 }

@@ -9,6 +9,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/endpoints"
 )
 
 // Dir is the directory holding up.sh and down.sh.
@@ -18,13 +20,13 @@ func Dir() string {
 }
 
 // Up runs up.sh with env added to the environment, copies its output to log
-// and returns the endpoints it printed.
-func Up(ctx context.Context, env map[string]string, log io.Writer) (Endpoints, error) {
+// and returns the endpoints it printed (pkg/endpoints).
+func Up(ctx context.Context, env map[string]string, log io.Writer) (endpoints.Endpoints, error) {
 	var out bytes.Buffer
 	if err := script(ctx, "up.sh", env, io.MultiWriter(&out, log)); err != nil {
 		return nil, err
 	}
-	return ParseEndpoints(&out)
+	return endpoints.Parse(&out)
 }
 
 // Down runs down.sh.

@@ -5,6 +5,8 @@ import (
 
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/topology"
 	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/metricname"
 )
 
 func desc(name, help string, labels ...string) *prometheus.Desc {
@@ -13,28 +15,28 @@ func desc(name, help string, labels ...string) *prometheus.Desc {
 
 var containerLabels = []string{"container", "role"}
 
-// The exported names are fixed by issue 3; dashboards and rules rely on them.
+// Names come from pkg/metricname, which dashboards, rules and readers share.
 var (
-	workerConcurrency = desc("n8n_worker_concurrency", "Worker concurrency (N8N_CONCURRENCY_PRODUCTION_LIMIT or --concurrency).", "worker")
-	runnerLimit       = desc("n8n_runner_max_concurrency", "Task runner limit N8N_RUNNERS_MAX_CONCURRENCY; worker is empty for a runner that reaches no worker.", "runner", "worker")
-	workerRunnerCap   = desc("n8n_worker_runner_capacity", "Sum of the limits of the runners attached to the worker; 0 = worker without runner.", "worker")
-	workerEffective   = desc("n8n_worker_effective_concurrency", "min(worker concurrency, runner capacity).", "worker")
-	workerBottleneck  = desc("n8n_worker_bottleneck", "1 on the side that limits the worker (runner or worker).", "worker", "component")
-	workerCeiling     = desc("n8n_worker_ceiling_executions_per_second", "min(concurrency / job time, runner capacity / task time).", "worker")
-	clusterEffective  = desc("n8n_cluster_effective_concurrency", "Sum of the workers' effective concurrency.")
-	clusterCeiling    = desc("n8n_cluster_ceiling_executions_per_second", "Sum of the workers' ceilings.")
-	clusterNoRunner   = desc("n8n_cluster_workers_without_runner", "Workers whose Code tasks no runner serves.")
-	serviceTime       = desc("n8n_service_time_seconds", "Time one execution holds a slot, per stage (job = worker, task = runner) and source.", "stage", "source")
-	serviceTimeUsed   = desc("n8n_exporter_service_time_used", "1 for the source whose service time the ceiling uses, per stage.", "stage", "source")
-	memWorkingSet     = desc("n8n_container_memory_working_set_bytes", "Usage minus inactive file cache, as docker stats shows.", containerLabels...)
-	memRSS            = desc("n8n_container_memory_rss_bytes", "Anonymous memory (total_rss on cgroup v1, anon on v2).", containerLabels...)
-	memLimit          = desc("n8n_container_memory_limit_bytes", "Memory limit; 0 = unlimited.", containerLabels...)
-	oomKilled         = desc("n8n_container_oom_killed", "1 if Docker reports the container OOM-killed or its cgroup counted an OOM kill.", containerLabels...)
-	oomKills          = desc("n8n_container_oom_kills_total", "OOM kills counted by the container's cgroup (processes inside, e.g. a runner under a supervisor).", containerLabels...)
-	restarts          = desc("n8n_container_restarts", "Docker's restart count for the container.", containerLabels...)
-	queueJobs         = desc("n8n_queue_jobs", "Bull jobs per state, read from Redis at scrape time.", "state")
-	sourceUp          = desc("n8n_exporter_source_up", "1 if the source answered in this scrape.", "source")
-	sourceDuration    = desc("n8n_exporter_source_duration_seconds", "Time the source took in this scrape.", "source")
+	workerConcurrency = desc(metricname.WorkerConcurrency, "Worker concurrency (N8N_CONCURRENCY_PRODUCTION_LIMIT or --concurrency).", "worker")
+	runnerLimit       = desc(metricname.RunnerMaxConcurrency, "Task runner limit N8N_RUNNERS_MAX_CONCURRENCY; worker is empty for a runner that reaches no worker.", "runner", "worker")
+	workerRunnerCap   = desc(metricname.WorkerRunnerCapacity, "Sum of the limits of the runners attached to the worker; 0 = worker without runner.", "worker")
+	workerEffective   = desc(metricname.WorkerEffectiveConcurrency, "min(worker concurrency, runner capacity).", "worker")
+	workerBottleneck  = desc(metricname.WorkerBottleneck, "1 on the side that limits the worker (runner or worker).", "worker", "component")
+	workerCeiling     = desc(metricname.WorkerCeiling, "min(concurrency / job time, runner capacity / task time).", "worker")
+	clusterEffective  = desc(metricname.ClusterEffectiveConcurrency, "Sum of the workers' effective concurrency.")
+	clusterCeiling    = desc(metricname.ClusterCeiling, "Sum of the workers' ceilings.")
+	clusterNoRunner   = desc(metricname.ClusterWorkersWithoutRunner, "Workers whose Code tasks no runner serves.")
+	serviceTime       = desc(metricname.ServiceTime, "Time one execution holds a slot, per stage (job = worker, task = runner) and source.", "stage", "source")
+	serviceTimeUsed   = desc(metricname.ServiceTimeUsed, "1 for the source whose service time the ceiling uses, per stage.", "stage", "source")
+	memWorkingSet     = desc(metricname.ContainerWorkingSet, "Usage minus inactive file cache, as docker stats shows.", containerLabels...)
+	memRSS            = desc(metricname.ContainerRSS, "Anonymous memory (total_rss on cgroup v1, anon on v2).", containerLabels...)
+	memLimit          = desc(metricname.ContainerMemoryLimit, "Memory limit; 0 = unlimited.", containerLabels...)
+	oomKilled         = desc(metricname.ContainerOOMKilled, "1 if Docker reports the container OOM-killed or its cgroup counted an OOM kill.", containerLabels...)
+	oomKills          = desc(metricname.ContainerOOMKills, "OOM kills counted by the container's cgroup (processes inside, e.g. a runner under a supervisor).", containerLabels...)
+	restarts          = desc(metricname.ContainerRestarts, "Docker's restart count for the container.", containerLabels...)
+	queueJobs         = desc(metricname.QueueJobs, "Bull jobs per state, read from Redis at scrape time.", "state")
+	sourceUp          = desc(metricname.SourceUp, "1 if the source answered in this scrape.", "source")
+	sourceDuration    = desc(metricname.SourceDuration, "Time the source took in this scrape.", "source")
 )
 
 var allDescs = []*prometheus.Desc{workerConcurrency, runnerLimit, workerRunnerCap, workerEffective, workerBottleneck,

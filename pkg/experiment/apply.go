@@ -11,19 +11,18 @@ import (
 	"strings"
 	"time"
 
-	"github.com/n8n-ceiling/n8n-ceiling/e2e/lab"
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/endpoints"
 )
 
 // Applier puts a case's setting in place and returns the endpoints it
-// printed (`lab: <name> <url>` lines; none is fine when the spec fixes its
-// URLs).
+// printed (pkg/endpoints; none is fine when the spec fixes its URLs).
 type Applier interface {
-	Apply(ctx context.Context, env map[string]string) (lab.Endpoints, error)
+	Apply(ctx context.Context, env map[string]string) (endpoints.Endpoints, error)
 }
 
-// CommandApplier runs an argv with the case env added to its own. Both
-// built-in kinds use it: "lab" runs e2e/lab/up.sh, "command" any argv
-// (e.g. `docker compose up -d --force-recreate runner`).
+// CommandApplier runs the spec's apply command with the case env added to
+// its own: the lab's `bash e2e/lab/up.sh`, `docker compose up -d
+// --force-recreate runner`, or any argv that prints endpoint lines.
 type CommandApplier struct {
 	Argv    []string
 	Dir     string // working directory; empty = current
@@ -34,8 +33,8 @@ type CommandApplier struct {
 // noopApplier is kind "none": the cluster is set up by hand.
 type noopApplier struct{}
 
-func (noopApplier) Apply(context.Context, map[string]string) (lab.Endpoints, error) {
-	return lab.Endpoints{}, nil
+func (noopApplier) Apply(context.Context, map[string]string) (endpoints.Endpoints, error) {
+	return endpoints.Endpoints{}, nil
 }
 
 // NewApplier builds the spec's hook; dir is where relative commands run.
@@ -52,7 +51,7 @@ const maxHookTail = 2048
 // Apply runs the command and parses its stdout. The hook's stderr is
 // passed to Log line by line, and its tail ends up in the error when the
 // hook fails.
-func (c *CommandApplier) Apply(ctx context.Context, env map[string]string) (lab.Endpoints, error) {
+func (c *CommandApplier) Apply(ctx context.Context, env map[string]string) (endpoints.Endpoints, error) {
 	ctx, cancel := context.WithTimeout(ctx, c.Timeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, c.Argv[0], c.Argv[1:]...)
@@ -71,7 +70,7 @@ func (c *CommandApplier) Apply(ctx context.Context, env map[string]string) (lab.
 		}
 		return nil, fmt.Errorf("apply %s: %w; stderr tail: %s", strings.Join(c.Argv, " "), err, stderr.tail())
 	}
-	eps, err := lab.ParseEndpoints(&stdout)
+	eps, err := endpoints.Parse(&stdout)
 	if err != nil {
 		return nil, fmt.Errorf("apply %s: %w", strings.Join(c.Argv, " "), err)
 	}

@@ -101,12 +101,12 @@ func (e Expect) failRate(c *CaseResult, add addFunc) {
 
 func (e Expect) memory(c *CaseResult, add addFunc) {
 	if e.RunnerWSRiseMinMiB != nil {
-		rise, name := largestRise(c.Memory, "runner")
+		rise, name := LargestRise(c.Memory, "runner")
 		add("runner_ws_rise_min_mib", fmt.Sprintf("≥ %.0f MiB", *e.RunnerWSRiseMinMiB),
 			fmt.Sprintf("%.0f MiB (%s)", float64(rise)/mib, name), name != "" && float64(rise) >= *e.RunnerWSRiseMinMiB*mib)
 	}
 	if e.WorkerWSRiseMaxMiB != nil {
-		rise, name := largestRise(c.Memory, "worker")
+		rise, name := LargestRise(c.Memory, "worker")
 		add("worker_ws_rise_max_mib", fmt.Sprintf("≤ %.0f MiB", *e.WorkerWSRiseMaxMiB),
 			fmt.Sprintf("%.0f MiB (%s)", float64(rise)/mib, name), name != "" && float64(rise) <= *e.WorkerWSRiseMaxMiB*mib)
 	}
@@ -120,9 +120,9 @@ func (e Expect) memory(c *CaseResult, add addFunc) {
 	}
 }
 
-// largestRise is the biggest working-set rise among containers of a role;
+// LargestRise is the biggest working-set rise among containers of a role;
 // name is empty when the run saw no such container.
-func largestRise(mem []ContainerMemory, role string) (int64, string) {
+func LargestRise(mem []ContainerMemory, role string) (int64, string) {
 	var best int64
 	name := ""
 	for _, m := range mem {

@@ -6,34 +6,30 @@ import (
 	"strings"
 
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/loadgen"
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/snapshot"
 )
 
-// Exporter metric names read here (pkg/collector publishes them).
-const (
-	mWorkerConcurrency = "n8n_worker_concurrency"
-	mRunnerMax         = "n8n_runner_max_concurrency"
-	mRunnerCapacity    = "n8n_worker_runner_capacity"
-	mNoRunner          = "n8n_cluster_workers_without_runner"
-	mTasksRunning      = "n8n_runner_tasks_running"
-	mTaskDuration      = "n8n_runner_task_duration_seconds"
-	mWorkingSet        = "n8n_container_memory_working_set_bytes"
-	mMemLimit          = "n8n_container_memory_limit_bytes"
-	mOOMKilled         = "n8n_container_oom_killed"
-	mOOMKills          = "n8n_container_oom_kills_total"
-	mRestarts          = "n8n_container_restarts"
-)
-
-// TopologyOf reads the cluster shape from a scrape.
-func TopologyOf(s Scrape) Topology {
-	t := Topology{WorkerConcurrency: s.Ints(mWorkerConcurrency), RunnerLimits: s.Ints(mRunnerMax), WithoutRunner: []string{}}
-	t.Workers = len(t.WorkerConcurrency)
-	t.WorkersWithoutRunner = int(s.Sum(mNoRunner))
-	for _, x := range s.Series(mRunnerCapacity) {
-		if x.Value == 0 {
-			t.WithoutRunner = append(t.WithoutRunner, x.Labels["worker"])
+// TopologyOf reads the cluster shape from a scrape: every runner limit,
+// paired or not, and the workers whose runner capacity is 0.
+func TopologyOf(s *snapshot.Snapshot) Topology {
+	t := Topology{WorkerConcurrency: []int{}, RunnerLimits: []int{}, WithoutRunner: []string{}}
+	for _, w := range s.Workers {
+		t.WorkerConcurrency = append(t.WorkerConcurrency, w.Concurrency)
+		for _, r := range w.Runners {
+			t.RunnerLimits = append(t.RunnerLimits, r.Limit)
+		}
+		if w.Capacity.OK && w.Capacity.Value == 0 {
+			t.WithoutRunner = append(t.WithoutRunner, w.Name)
 		}
 	}
+	for _, r := range s.Unpaired {
+		t.RunnerLimits = append(t.RunnerLimits, r.Limit)
+	}
+	slices.Sort(t.WorkerConcurrency)
+	slices.Sort(t.RunnerLimits)
 	slices.Sort(t.WithoutRunner)
+	t.Workers = len(t.WorkerConcurrency)
+	t.WorkersWithoutRunner = int(s.Cluster.WorkersWithoutRunner)
 	return t
 }
 
@@ -64,22 +60,25 @@ func sorted(v []int) []int {
 
 // PredictionOf reads the exporter's own ceiling, bottleneck and the
 // service time it used (the source marked by n8n_exporter_service_time_used,
-// not the largest figure) through loadgen's reader of the exporter.
-func PredictionOf(s Scrape) Prediction {
+// not the largest figure). A nil scrape (none answered) predicts nothing.
+func PredictionOf(s *snapshot.Snapshot) Prediction {
+	if s == nil {
+		s = &snapshot.Snapshot{}
+	}
 	p := Prediction{Topology: TopologyOf(s)}
-	snap, err := loadgen.ExporterFromFamilies(s)
+	md, err := s.Model()
 	if err != nil {
 		p.Error = err.Error()
 		return p
 	}
-	p.Effective, p.Bottleneck = snap.Effective, snap.Bottleneck
-	p.JobSeconds, p.JobSource = snap.Job.Seconds, snap.Job.Source
-	p.TaskSeconds, p.TaskSource = snap.Task.Seconds, snap.Task.Source
-	if !snap.CeilingPublished {
+	p.Effective, p.Bottleneck = md.Effective, md.Bottleneck
+	p.JobSeconds, p.JobSource = md.Job.Seconds, md.Job.Source
+	p.TaskSeconds, p.TaskSource = md.Task.Seconds, md.Task.Source
+	if !md.CeilingPublished {
 		p.Error = "the exporter published no ceiling (no service time yet, or no runner)"
 		return p
 	}
-	p.Ceiling = snap.Ceiling
+	p.Ceiling = md.Ceiling
 	return p
 }
 

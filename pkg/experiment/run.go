@@ -6,12 +6,9 @@ import (
 	"maps"
 	"net/http"
 	"regexp"
-	"slices"
-	"strings"
 	"sync"
 	"time"
 
-	"github.com/n8n-ceiling/n8n-ceiling/e2e/lab"
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/loadgen"
 )
 
@@ -21,6 +18,9 @@ type Runner struct {
 	Apply  Applier
 	Client *http.Client      // exporter scrapes; nil = 5 s timeout
 	Log    func(line string) // progress; may be nil
+	// ProgressLine renders the load's progress, logged every 5 s; nil
+	// logs none (pkg/report.ProgressLine is loadctl's).
+	ProgressLine func(loadgen.Progress) string
 }
 
 // Run executes every case. A case that cannot apply, settle or load is
@@ -97,13 +97,13 @@ func (r *Runner) measure(ctx context.Context, c Case, env map[string]string, cr 
 	if err != nil {
 		return err
 	}
-	smp := newSampler(r.Client, exporter, probeURLs(eps), r.Spec.SampleEvery.D())
+	smp := newSampler(r.Client, exporter, eps.Probes(), r.Spec.SampleEvery.D())
 	return r.load(ctx, plan, lt, smp, cr)
 }
 
 func (r *Runner) load(ctx context.Context, plan loadgen.Plan, lt *loadgen.Target, smp *sampler, cr *CaseResult) error {
 	first := &firstFailure{}
-	sw := &loadgen.Sweep{Plan: plan, Target: lt, ProgressEvery: time.Second, OnProgress: first.observe(r.logf)}
+	sw := &loadgen.Sweep{Plan: plan, Target: lt, ProgressEvery: time.Second, OnProgress: first.observe(r.progress)}
 	stop := smp.start(ctx)
 	first.start = time.Now()
 	res, err := sw.Run(ctx)
@@ -137,7 +137,7 @@ type firstFailure struct {
 	lines int
 }
 
-func (f *firstFailure) observe(logf func(string, ...any)) func(loadgen.Progress) {
+func (f *firstFailure) observe(log func(loadgen.Progress)) func(loadgen.Progress) {
 	return func(p loadgen.Progress) {
 		f.mu.Lock()
 		defer f.mu.Unlock()
@@ -145,8 +145,15 @@ func (f *firstFailure) observe(logf func(string, ...any)) func(loadgen.Progress)
 			f.seen, f.at = true, time.Since(f.start)
 		}
 		if f.lines++; f.lines%5 == 0 { // a line every 5 s is enough in CI logs
-			logf("  %s", p.Line())
+			log(p)
 		}
+	}
+}
+
+// progress logs one progress line when the runner has a renderer.
+func (r *Runner) progress(p loadgen.Progress) {
+	if r.ProgressLine != nil {
+		r.logf("  %s", r.ProgressLine(p))
 	}
 }
 
@@ -193,17 +200,6 @@ func maxVUs(p loadgen.Plan) int {
 		n = max(n, s.VUs)
 	}
 	return n
-}
-
-// probeURLs are the probe-metrics-<n> endpoints the hook printed.
-func probeURLs(eps lab.Endpoints) []string {
-	var out []string
-	for _, k := range slices.Sorted(maps.Keys(eps)) {
-		if strings.HasPrefix(k, "probe-metrics") {
-			out = append(out, eps[k])
-		}
-	}
-	return out
 }
 
 func mergeEnv(base, over map[string]string) map[string]string {

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"sync"
 	"time"
+
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/snapshot"
 )
 
 // sampler scrapes the exporter (memory, OOM state) and the probe metric
@@ -22,10 +24,10 @@ type sampler struct {
 	probed   bool
 	mem      map[string]*memTrack
 	order    []string
-	histBase map[string][2]float64
-	histLast map[string][2]float64
-	last     Scrape // the exporter's latest answer
-	gen      int    // exporter scrapes so far
+	histBase map[string]snapshot.Histogram
+	histLast map[string]snapshot.Histogram
+	last     *snapshot.Snapshot // the exporter's latest answer
+	gen      int                // exporter scrapes so far
 	failed   int
 }
 
@@ -45,7 +47,7 @@ func newSampler(client *http.Client, exporter string, probeURLs []string, every 
 		}
 	}
 	return &sampler{client: client, exporter: exporter, urls: urls, every: every,
-		mem: map[string]*memTrack{}, histBase: map[string][2]float64{}, histLast: map[string][2]float64{}}
+		mem: map[string]*memTrack{}, histBase: map[string]snapshot.Histogram{}, histLast: map[string]snapshot.Histogram{}}
 }
 
 // start takes the baseline sample, then samples every period until the
@@ -81,7 +83,7 @@ func (s *sampler) sample(ctx context.Context) {
 	defer cancel()
 	running, anyProbe := 0.0, false
 	for _, u := range s.urls {
-		sc, err := Fetch(ctx, s.client, u)
+		sc, err := (&snapshot.Reader{URL: u, Client: s.client}).Read(ctx)
 		if err != nil {
 			s.mu.Lock()
 			s.failed++
@@ -91,11 +93,11 @@ func (s *sampler) sample(ctx context.Context) {
 		if u == s.exporter {
 			s.memory(sc)
 		}
-		if sc.Has(mTasksRunning) {
-			running += sc.Sum(mTasksRunning)
+		if n, ok := sc.TasksRunning(); ok {
+			running += n
 			anyProbe = true
 		}
-		s.histogram(u, sc)
+		s.histogram(u, sc.TaskDuration())
 	}
 	if anyProbe {
 		s.mu.Lock()
@@ -105,63 +107,65 @@ func (s *sampler) sample(ctx context.Context) {
 	}
 }
 
-func (s *sampler) histogram(u string, sc Scrape) {
-	if !sc.Has(mTaskDuration) {
+func (s *sampler) histogram(u string, h snapshot.Histogram) {
+	if !h.OK {
 		return
 	}
-	sum, n := sc.HistSum(mTaskDuration)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if _, ok := s.histBase[u]; !ok {
-		s.histBase[u] = [2]float64{sum, n}
+		s.histBase[u] = h
 	}
-	s.histLast[u] = [2]float64{sum, n}
+	s.histLast[u] = h
 }
 
 // memory updates each container's peak, OOM and restart state. A
 // container's first scrape is its baseline: counters count from there.
-func (s *sampler) memory(sc Scrape) {
+func (s *sampler) memory(sc *snapshot.Snapshot) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.last = sc
 	s.gen++
-	each := func(name string, f func(t *memTrack, v float64, first bool)) {
-		for _, x := range sc.Series(name) {
-			c := x.Labels["container"]
-			t, ok := s.mem[c]
-			if !ok {
-				t = &memTrack{m: ContainerMemory{Container: c, Role: x.Labels["role"]}, gen: s.gen}
-				s.mem[c] = t
-				s.order = append(s.order, c)
-			}
-			f(t, x.Value, t.gen == s.gen)
+	for _, c := range sc.Containers {
+		t, ok := s.mem[c.Name]
+		if !ok {
+			t = &memTrack{m: ContainerMemory{Container: c.Name, Role: c.Role}, gen: s.gen}
+			s.mem[c.Name] = t
+			s.order = append(s.order, c.Name)
 		}
+		t.update(c, t.gen == s.gen)
 	}
-	each(mWorkingSet, func(t *memTrack, v float64, first bool) {
+}
+
+// update takes one scrape of the container; first is its baseline.
+func (t *memTrack) update(c snapshot.Container, first bool) {
+	if v := c.WorkingSet; v.OK {
 		if first {
-			t.m.BaselineBytes = int64(v)
+			t.m.BaselineBytes = int64(v.Value)
 		}
-		t.m.PeakBytes = max(t.m.PeakBytes, int64(v))
-	})
-	each(mMemLimit, func(t *memTrack, v float64, _ bool) { t.m.LimitBytes = int64(v) })
-	each(mOOMKills, func(t *memTrack, v float64, first bool) {
+		t.m.PeakBytes = max(t.m.PeakBytes, int64(v.Value))
+	}
+	if v := c.Limit; v.OK {
+		t.m.LimitBytes = int64(v.Value)
+	}
+	if v := c.OOMKills; v.OK {
 		if first {
-			t.baseKills = v
+			t.baseKills = v.Value
 		}
-		t.m.OOMKills = max(0, int64(v-t.baseKills))
-	})
-	each(mRestarts, func(t *memTrack, v float64, first bool) {
+		t.m.OOMKills = max(0, int64(v.Value-t.baseKills))
+	}
+	if v := c.Restarts; v.OK {
 		if first {
-			t.baseRestarts = v
+			t.baseRestarts = v.Value
 		}
-		t.m.Restarts = max(0, int64(v-t.baseRestarts))
-	})
-	each(mOOMKilled, func(t *memTrack, v float64, first bool) {
+		t.m.Restarts = max(0, int64(v.Value-t.baseRestarts))
+	}
+	if v := c.OOMKilled; v.OK {
 		if first {
-			t.baseKilled = v == 1
+			t.baseKilled = v.Value == 1
 		}
-		t.m.OOMKilled = t.m.OOMKilled || (v == 1 && !t.baseKilled)
-	})
+		t.m.OOMKilled = t.m.OOMKilled || (v.Value == 1 && !t.baseKilled)
+	}
 }
 
 // figures summarises what was sampled.
@@ -179,8 +183,8 @@ func (s *sampler) figures() (*ProbeFigures, []ContainerMemory) {
 	var sum float64
 	for u, last := range s.histLast {
 		base := s.histBase[u]
-		sum += last[0] - base[0]
-		p.Tasks += last[1] - base[1]
+		sum += last.Sum - base.Sum
+		p.Tasks += last.Count - base.Count
 	}
 	if p.Tasks > 0 {
 		p.MeanTaskSeconds = sum / p.Tasks
@@ -188,7 +192,7 @@ func (s *sampler) figures() (*ProbeFigures, []ContainerMemory) {
 	return p, mem
 }
 
-func (s *sampler) lastExporter() Scrape {
+func (s *sampler) lastExporter() *snapshot.Snapshot {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.last

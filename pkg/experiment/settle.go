@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"net/http"
 	"time"
+
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/snapshot"
 )
 
 // settle polls the exporter until it reports the wanted shape and no
@@ -19,11 +21,11 @@ func settle(ctx context.Context, client *http.Client, exporter string, want Shap
 	defer t.Stop()
 	last := "no answer yet"
 	for {
-		sc, err := Fetch(ctx, client, exporter)
+		sc, err := (&snapshot.Reader{URL: exporter, Client: client}).Read(ctx)
 		if err == nil {
 			top := TopologyOf(sc)
 			ok, diff := want.Matches(top)
-			if n := sc.Sum(mTasksRunning); ok && n > 0 {
+			if n, _ := sc.TasksRunning(); ok && n > 0 {
 				ok, diff = false, fmt.Sprintf("%g tasks still running", n)
 			}
 			if ok {

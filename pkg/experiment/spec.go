@@ -33,8 +33,9 @@ type Seed struct {
 	Columns []string `yaml:"columns" json:"columns"`
 }
 
-// Apply names the hook that puts a case's setting in place. Kind "lab"
-// runs e2e/lab/up.sh; "command" runs Command; "none" applies nothing.
+// Apply names the hook that puts a case's setting in place. Kind
+// "command" (the default) runs Command with the case env, and reads the
+// endpoint lines it prints (pkg/endpoints); "none" applies nothing.
 type Apply struct {
 	Kind    string   `yaml:"kind" json:"kind"`
 	Command []string `yaml:"command" json:"command,omitempty"`

@@ -26,12 +26,16 @@ func TestParseFillsDefaults(t *testing.T) {
 	if s.Target.Method != "POST" || s.Target.Timeout.D() != defaultTimeout || s.SampleEvery.D() != time.Second {
 		t.Errorf("target defaults: %+v, sample_every %v", s.Target, s.SampleEvery)
 	}
-	lab, err := Parse(strings.NewReader("name: t\nload: {vus: [1]}\ncases: [{name: a}]\n"))
+	hook, err := Parse(strings.NewReader("name: t\napply: {command: [bash, up.sh]}\nload: {vus: [1]}\ncases: [{name: a}]\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if lab.Apply.Kind != "lab" || strings.Join(lab.Apply.Command, " ") != "bash e2e/lab/up.sh" {
-		t.Errorf("apply defaults: %+v", lab.Apply)
+	if hook.Apply.Kind != "command" || strings.Join(hook.Apply.Command, " ") != "bash up.sh" || hook.Apply.Timeout.D() != defaultApplyTimeout {
+		t.Errorf("apply defaults: %+v", hook.Apply)
+	}
+	// No command is built in: a spec names its hook.
+	if _, err := Parse(strings.NewReader("name: t\nload: {vus: [1]}\ncases: [{name: a}]\n")); err == nil || !strings.Contains(err.Error(), "apply.command: required") {
+		t.Errorf("a spec without apply: %v", err)
 	}
 }
 
@@ -93,7 +97,8 @@ func TestCaseOverridesLayOverTheExperiment(t *testing.T) {
 	}
 }
 
-// The shipped specs parse and carry the checks the issue asks for.
+// The shipped specs parse, name the lab's up.sh as their apply command and
+// carry their acceptance checks.
 func TestShippedSpecs(t *testing.T) {
 	files, err := filepath.Glob("../../e2e/experiments/*.yaml")
 	if err != nil || len(files) != 5 {
@@ -106,6 +111,9 @@ func TestShippedSpecs(t *testing.T) {
 			t.Fatal(err)
 		}
 		byName[s.Name] = s
+		if s.Apply.Kind != "command" || strings.Join(s.Apply.Command, " ") != "bash e2e/lab/up.sh" {
+			t.Errorf("%s applies with %+v, want the lab's up.sh", f, s.Apply)
+		}
 		if base := strings.TrimSuffix(filepath.Base(f), ".yaml"); base != s.Name {
 			t.Errorf("%s holds experiment %q", f, s.Name)
 		}

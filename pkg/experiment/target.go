@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"net/url"
 
-	"github.com/n8n-ceiling/n8n-ceiling/e2e/lab"
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/endpoints"
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/loadgen"
 )
 
@@ -18,18 +18,12 @@ func (t Target) body() ([]byte, error) {
 	return json.Marshal(t.Body)
 }
 
-// Endpoint names the apply hook prints.
-const (
-	EndpointWebhook  = "webhook"
-	EndpointExporter = "exporter-metrics"
-)
-
 // resolve fills the URLs and exporter the spec leaves to the hook. Paths
 // replace the printed webhook's path, one URL each.
-func (t Target) resolve(eps lab.Endpoints) (urls []string, exporter string, err error) {
+func (t Target) resolve(eps endpoints.Endpoints) (urls []string, exporter string, err error) {
 	urls, exporter = t.URLs, t.Exporter
 	if len(urls) == 0 {
-		hook, err := eps.Must(EndpointWebhook)
+		hook, err := eps.Must(endpoints.Webhook)
 		if err != nil {
 			return nil, "", err
 		}
@@ -41,7 +35,7 @@ func (t Target) resolve(eps lab.Endpoints) (urls []string, exporter string, err 
 		}
 	}
 	if exporter == "" {
-		if exporter, err = eps.Must(EndpointExporter); err != nil {
+		if exporter, err = eps.Must(endpoints.ExporterMetrics); err != nil {
 			return nil, "", err
 		}
 	}

@@ -21,17 +21,11 @@ const (
 	maxCases             = 50
 )
 
-// DefaultLabCommand is the lab's apply hook, run from the repository root.
-var DefaultLabCommand = []string{"bash", "e2e/lab/up.sh"}
-
 var namePattern = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,63}$`)
 
 func (s *Spec) defaults() {
 	if s.Apply.Kind == "" {
-		s.Apply.Kind = "lab"
-	}
-	if s.Apply.Kind == "lab" && len(s.Apply.Command) == 0 {
-		s.Apply.Command = DefaultLabCommand
+		s.Apply.Kind = "command"
 	}
 	setDur(&s.Apply.Timeout, defaultApplyTimeout)
 	setDur(&s.Settle.Timeout, defaultSettleTimeout)
@@ -90,13 +84,13 @@ func (s *Spec) Validate() error {
 
 func (a Apply) validate() error {
 	switch a.Kind {
-	case "lab", "command":
+	case "command":
 		if len(a.Command) == 0 {
-			return fmt.Errorf("apply.command: required for kind %q", a.Kind)
+			return fmt.Errorf("apply.command: required for kind %q: the argv that puts a case in place", a.Kind)
 		}
 	case "none":
 	default:
-		return fmt.Errorf("apply.kind %q: want lab, command or none", a.Kind)
+		return fmt.Errorf("apply.kind %q: want command or none", a.Kind)
 	}
 	if a.Timeout <= 0 {
 		return fmt.Errorf("apply.timeout must be positive")

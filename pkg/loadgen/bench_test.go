@@ -1,4 +1,4 @@
-package loadgen
+package loadgen_test
 
 import (
 	"context"
@@ -6,20 +6,26 @@ import (
 	"net/http/httptest"
 	"testing"
 	"time"
+
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/loadgen"
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/loadgen/prom"
 )
 
 // BenchmarkHitAndRecord is the closed loop's per-request path: one
-// request to a local server plus the recorder, from parallel VUs.
+// request to a local server plus the recorder and loadctl's live metrics,
+// from parallel VUs.
 func BenchmarkHitAndRecord(b *testing.B) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Write([]byte(`{"ok":true}`))
 	}))
 	defer srv.Close()
-	tgt := okTarget(srv.URL + "/webhook/bench")
-	tgt.Client = NewClient(5*time.Second, 64)
-	rec := &recorder{metrics: NewMetrics()}
-	now := time.Now()
-	rec.open(now, now.Add(time.Hour))
+	check, err := loadgen.ParseFieldCheck("ok==true")
+	if err != nil {
+		b.Fatal(err)
+	}
+	tgt := &loadgen.Target{URLs: []string{srv.URL + "/webhook/bench"}, Body: []byte(`{"sleep_ms":1}`), ContentType: "application/json",
+		Checks: loadgen.Checks{Status: []int{200}, Fields: []loadgen.FieldCheck{check}}, Client: loadgen.NewClient(5*time.Second, 64)}
+	record := loadgen.RecordInto(prom.New())
 	ctx := context.Background()
 	b.SetParallelism(8)
 	b.ResetTimer()
@@ -27,12 +33,12 @@ func BenchmarkHitAndRecord(b *testing.B) {
 		for pb.Next() {
 			start := time.Now()
 			r := tgt.Hit(ctx)
-			if r.Outcome != OutcomePass {
+			if r.Outcome != loadgen.OutcomePass {
 				b.Errorf("outcome %v: %s", r.Outcome, r.Detail)
 				return
 			}
 			end := time.Now()
-			rec.record(end, end.Sub(start), r)
+			record(end, end.Sub(start), r)
 		}
 	})
 }

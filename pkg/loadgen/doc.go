@@ -1,8 +1,11 @@
 // Package loadgen drives stepped load against HTTP targets and measures each
 // step: check pass rate, errors by kind, passing throughput, latency
 // percentiles (HdrHistogram) and mean in flight. It finds the knee of the
-// throughput curve and compares each step with the capacity model when an
-// exporter is there.
+// throughput curve and checks thresholds over the run. It is a pure engine
+// that knows nothing of n8n: an Observer watches requests live (loadctl's
+// Prometheus metrics, pkg/loadgen/prom), a StepHook adds to each step's
+// result (loadctl's comparison with the exporter, pkg/comparison), and
+// pkg/report renders results for people.
 //
 // Two schedulers share one recorder:
 //   - closed loop: a pool of virtual users, each with one request in flight;

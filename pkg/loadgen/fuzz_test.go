@@ -1,9 +1,6 @@
 package loadgen
 
-import (
-	"strings"
-	"testing"
-)
+import "testing"
 
 // Hostile inputs must give an error or a value, never a panic.
 
@@ -13,14 +10,6 @@ func FuzzBuildJSONBody(f *testing.F) {
 	f.Add(``, "..=x")
 	f.Fuzz(func(t *testing.T, tmpl, set string) {
 		BuildJSONBody(tmpl, []string{set})
-	})
-}
-
-func FuzzParseExporter(f *testing.F) {
-	f.Add("n8n_worker_concurrency{worker=\"a\"} 4\nn8n_runner_max_concurrency{runner=\"r\",worker=\"a\"} 2\n")
-	f.Add("n8n_worker_concurrency{worker=\"a\"} NaN\nn8n_service_time_seconds{stage=\"job\"} +Inf\n")
-	f.Fuzz(func(t *testing.T, text string) {
-		ParseExporter(strings.NewReader(text))
 	})
 }
 

@@ -27,3 +27,8 @@ func (o Outcome) String() string {
 func ErrorKinds() []Outcome {
 	return []Outcome{OutcomeStatus, OutcomeTimeout, OutcomeConnection, OutcomeCheck, OutcomeDropped}
 }
+
+// Outcomes lists every outcome in report order.
+func Outcomes() []Outcome {
+	return append([]Outcome{OutcomePass}, ErrorKinds()...)
+}

@@ -14,7 +14,7 @@ type recorder struct {
 	stats    *stepStats
 	from, to time.Time // measured window of the current step
 	inflight atomic.Int64
-	metrics  *Metrics // may be nil
+	obs      Observer
 }
 
 // open starts a new step whose figures count from `from` until `to`.
@@ -32,7 +32,7 @@ func (r *recorder) inWindow(t time.Time) bool {
 // record files a result that completed at end (dropped starts: at their
 // intended start).
 func (r *recorder) record(end time.Time, lat time.Duration, rep Reply) {
-	r.metrics.observe(lat, rep.Outcome)
+	r.obs.Result(lat, rep.Outcome)
 	r.mu.Lock()
 	if r.inWindow(end) {
 		r.stats.add(lat, rep)
@@ -51,7 +51,7 @@ func (r *recorder) late(at time.Time) {
 // sample adds the current in-flight count to the step's mean.
 func (r *recorder) sample(at time.Time) {
 	n := r.inflight.Load()
-	r.metrics.setInFlight(n)
+	r.obs.InFlight(n)
 	r.mu.Lock()
 	if r.inWindow(at) {
 		r.stats.inflight += float64(n)

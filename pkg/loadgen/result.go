@@ -1,6 +1,7 @@
 package loadgen
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -44,34 +45,18 @@ type Settings struct {
 	ExpectStatus     []int    `json:"expect_status"`
 	Checks           []string `json:"checks"`
 	TimeoutSeconds   float64  `json:"timeout_seconds"`
-	Exporter         string   `json:"exporter,omitempty"`
+	Exporter         string   `json:"exporter,omitempty"` // StepHook.Source
 }
 
-// StepResult is one step's load and figures.
+// StepResult is one step's load and figures. Exporter is what a StepHook
+// attached, kept as the hook wrote it (loadctl: the comparison with the
+// exporter's model, read back with pkg/comparison).
 type StepResult struct {
-	Index    int         `json:"index"` // 0-based
-	Load     Step        `json:"load"`
-	Started  time.Time   `json:"started"`
-	Figures  Summary     `json:"figures"`
-	Exporter *Comparison `json:"exporter,omitempty"`
-}
-
-// Comparison sets a step against the capacity model read from the
-// exporter at the end of the step.
-type Comparison struct {
-	Ceiling    float64     `json:"ceiling_per_second"`
-	Ratio      float64     `json:"measured_over_ceiling"`
-	Bottleneck string      `json:"bottleneck"`
-	Effective  int         `json:"effective_concurrency"`
-	Prediction *Prediction `json:"prediction,omitempty"` // closed loop with a known service time
-	Error      string      `json:"error,omitempty"`      // the scrape failed; other fields are empty
-}
-
-// Prediction is capacity.PredictClosedLoop for the step's VUs.
-type Prediction struct {
-	Throughput         float64 `json:"throughput_per_second"`
-	MeanLatencySeconds float64 `json:"mean_latency_seconds"`
-	QueueWait          int     `json:"queue_wait"`
+	Index    int             `json:"index"` // 0-based
+	Load     Step            `json:"load"`
+	Started  time.Time       `json:"started"`
+	Figures  Summary         `json:"figures"`
+	Exporter json.RawMessage `json:"exporter,omitempty"`
 }
 
 // Knee is the lowest step already on the plateau; its throughput is the

@@ -10,28 +10,25 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
-
-	"github.com/n8n-ceiling/n8n-ceiling/pkg/capacity"
 )
 
 const (
-	sampleEvery     = 10 * time.Millisecond // in-flight sampling for the step mean
-	exporterTimeout = 5 * time.Second
+	sampleEvery = 10 * time.Millisecond // in-flight sampling for the step mean
 	// drainSlack is added to the sweep's deadline on top of the plan and
 	// one request timeout, so a wedged target cannot hold the run.
 	drainSlack = 30 * time.Second
 )
 
-// Sweep runs a plan against a target. Exporter, Metrics, OnProgress and
+// Sweep runs a plan against a target. Hook, Observer, OnProgress and
 // OnStep are optional.
 type Sweep struct {
 	Plan          Plan
 	Target        *Target
-	Exporter      *ExporterReader
-	Metrics       *Metrics
+	Hook          StepHook
+	Observer      Observer
 	OnProgress    func(Progress)
 	ProgressEvery time.Duration
-	OnStep        func(StepResult)
+	OnStep        func(StepResult) // after the step is stored
 
 	current atomic.Pointer[stepInfo]
 }
@@ -58,7 +55,11 @@ func (s *Sweep) Run(ctx context.Context) (*Result, error) {
 	}
 	ctx, cancel := context.WithTimeout(ctx, s.Plan.Duration()+s.Target.Client.Timeout+drainSlack)
 	defer cancel()
-	rec := &recorder{metrics: s.Metrics}
+	obs := s.Observer
+	if obs == nil {
+		obs = nopObserver{}
+	}
+	rec := &recorder{obs: obs}
 	drv := s.newDriver(rec)
 	res := &Result{Schema: SchemaVersion, Settings: s.settings(), Started: time.Now(), Thresholds: []ThresholdResult{}}
 	stopBG := s.background(ctx, rec, res.Started.Add(s.Plan.Duration()))
@@ -82,7 +83,7 @@ func (s *Sweep) Run(ctx context.Context) (*Result, error) {
 	cancel() // in-flight requests end now and are not counted
 	drv.wait()
 	stopBG()
-	s.Metrics.sweepDone()
+	obs.SweepDone()
 	res.Finished = time.Now()
 	res.Total = totals.summary(window)
 	res.Knee = kneeOf(res.Steps)
@@ -97,7 +98,7 @@ func (s *Sweep) runStep(ctx context.Context, i int, st Step, drv driver, rec *re
 	to := from.Add(s.Plan.Step)
 	stats := rec.open(from, to)
 	s.current.Store(&stepInfo{index: i, load: st, from: from})
-	s.Metrics.stepStarted(i, st)
+	rec.obs.StepStarted(i, st)
 	drv.run(ctx, st, start, to)
 	end := min(time.Now().UnixNano(), to.UnixNano())
 	window := time.Duration(end - from.UnixNano())
@@ -110,7 +111,9 @@ func (s *Sweep) runStep(ctx context.Context, i int, st Step, drv driver, rec *re
 	totals.merge(stats)
 	rec.mu.Unlock()
 	sr := StepResult{Index: i, Load: st, Started: start, Figures: sum}
-	sr.Exporter = s.compare(ctx, st, sum)
+	if s.Hook != nil {
+		s.Hook.Attach(ctx, &sr)
+	}
 	return sr, window, true
 }
 
@@ -167,30 +170,6 @@ func (s *Sweep) report(rec *recorder, now, plannedEnd time.Time) {
 	})
 }
 
-// compare reads the exporter at the end of a step and sets the step
-// against the model.
-func (s *Sweep) compare(ctx context.Context, st Step, sum Summary) *Comparison {
-	if s.Exporter == nil || ctx.Err() != nil {
-		return nil
-	}
-	rctx, cancel := context.WithTimeout(ctx, exporterTimeout)
-	defer cancel()
-	snap, err := s.Exporter.Read(rctx)
-	if err != nil {
-		return &Comparison{Error: err.Error()}
-	}
-	c := &Comparison{Ceiling: snap.Ceiling, Bottleneck: snap.Bottleneck, Effective: snap.Effective}
-	if snap.Ceiling > 0 {
-		c.Ratio = sum.Throughput / snap.Ceiling
-	}
-	if st.VUs > 0 {
-		if p, err := capacity.PredictClosedLoop(snap.Verdict, st.VUs); err == nil {
-			c.Prediction = &Prediction{Throughput: p.Throughput, MeanLatencySeconds: p.MeanLatency.Seconds(), QueueWait: p.QueueWait}
-		}
-	}
-	return c
-}
-
 func kneeOf(steps []StepResult) *Knee {
 	i := FindKnee(KneePoints(steps))
 	if i < 0 {
@@ -217,8 +196,8 @@ func (s *Sweep) settings() Settings {
 	for _, f := range t.Checks.Fields {
 		set.Checks = append(set.Checks, f.Expr)
 	}
-	if s.Exporter != nil {
-		set.Exporter = s.Exporter.URL
+	if s.Hook != nil {
+		set.Exporter = s.Hook.Source()
 	}
 	if set.HeaderNames == nil {
 		set.HeaderNames = []string{}

@@ -313,34 +313,6 @@ func TestCancelEndsSweep(t *testing.T) {
 	}
 }
 
-func TestMetricsEndpoint(t *testing.T) {
-	srv := delayServer(t, 20*time.Millisecond)
-	m := NewMetrics()
-	res := runSweep(t, &Sweep{
-		Plan:    Plan{Model: Closed, Steps: ClosedSteps([]int{1, 2}), Step: 300 * time.Millisecond},
-		Target:  okTarget(srv.URL),
-		Metrics: m,
-	})
-	rec := httptest.NewRecorder()
-	m.Handler().ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
-	body := rec.Body.String()
-	for _, want := range []string{
-		`loadctl_requests_total{outcome="pass"}`, `loadctl_requests_total{outcome="timeout"} 0`,
-		"loadctl_request_duration_seconds_bucket", "loadctl_step 0", "loadctl_steps_started_total 2",
-		"loadctl_step_vus", "loadctl_in_flight_requests",
-	} {
-		if !strings.Contains(body, want) {
-			t.Errorf("metrics lack %q", want)
-		}
-	}
-	if strings.Contains(body, "n8n_") {
-		t.Error("loadctl metrics must not use the n8n_ prefix")
-	}
-	if res.Total.Passed == 0 {
-		t.Error("no request passed")
-	}
-}
-
 func TestRunRejectsBadInput(t *testing.T) {
 	good := okTarget("http://127.0.0.1:1/x")
 	for name, s := range map[string]*Sweep{

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/comparison"
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/loadgen"
 )
 
@@ -48,18 +49,18 @@ func kneeIndex(res *loadgen.Result) int {
 // one: the model's figure after the most service-time samples.
 func predictedCeiling(res *loadgen.Result) float64 {
 	for i := len(res.Steps) - 1; i >= 0; i-- {
-		if c := res.Steps[i].Exporter; c != nil && c.Error == "" && c.Ceiling > 0 {
+		if c := comparison.Of(res.Steps[i]); c != nil && c.Error == "" && c.Ceiling > 0 {
 			return c.Ceiling
 		}
 	}
 	return 0
 }
 
-func prediction(s loadgen.StepResult) *loadgen.Prediction {
-	if s.Exporter == nil {
-		return nil
+func prediction(s loadgen.StepResult) *comparison.Prediction {
+	if c := comparison.Of(s); c != nil {
+		return c.Prediction
 	}
-	return s.Exporter.Prediction
+	return nil
 }
 
 func throughputChart(res *loadgen.Result) Chart {
@@ -151,5 +152,5 @@ func axisSeconds(v float64) string {
 	if v == 0 {
 		return "0"
 	}
-	return loadgen.FormatSeconds(v)
+	return FormatSeconds(v)
 }

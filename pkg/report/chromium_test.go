@@ -39,18 +39,27 @@ func TestHTMLRendersInChromium(t *testing.T) {
 		data, _ := os.ReadFile(shot)
 		os.WriteFile(keep, data, 0o644)
 	}
+	checkDOM(t, b, page, 3, "<polyline", "Passing throughput per step")
+}
+
+// checkDOM renders page and wants that many charts, each of wants, and
+// nothing a browser would fetch.
+func checkDOM(t *testing.T, b headless.Browser, page string, charts int, wants ...string) {
+	t.Helper()
 	dom, err := b.DumpDOM(page)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := strings.Count(dom, "<svg"); n != 3 {
-		t.Errorf("rendered DOM has %d charts, want 3", n)
+	if n := strings.Count(dom, "<svg"); n != charts {
+		t.Errorf("rendered DOM has %d charts, want %d", n, charts)
 	}
 	if m := externalRef.FindString(dom); m != "" {
 		t.Errorf("rendered DOM references %q", m)
 	}
-	if !strings.Contains(dom, "<polyline") || !strings.Contains(dom, "Passing throughput per step") {
-		t.Error("rendered DOM lacks the chart contents")
+	for _, w := range wants {
+		if !strings.Contains(dom, w) {
+			t.Errorf("rendered DOM lacks %q", w)
+		}
 	}
 }
 

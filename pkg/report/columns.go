@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/comparison"
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/loadgen"
 )
 
@@ -20,6 +21,7 @@ type column struct {
 
 type row struct {
 	s    loadgen.StepResult
+	cmp  *comparison.Comparison // nil: the step has none
 	knee bool
 }
 
@@ -27,7 +29,7 @@ func pct(v float64) string    { return fmt.Sprintf("%.1f%%", 100*v) }
 func num(v float64) string    { return strconv.FormatFloat(v, 'f', -1, 64) }
 func fixed2(v float64) string { return fmt.Sprintf("%.2f", v) }
 func count(v int64) string    { return strconv.FormatInt(v, 10) }
-func secs(v float64) string   { return loadgen.FormatSeconds(v) }
+func secs(v float64) string   { return FormatSeconds(v) }
 func errKind(k string) func(row) string {
 	return func(r row) string { return count(r.s.Figures.Errors[k]) }
 }
@@ -56,12 +58,12 @@ var stepColumns = []column{
 
 // exporterColumns appear when the sweep had an exporter.
 var exporterColumns = []column{
-	{"ceiling_per_second", "ceiling", cmp(func(c *loadgen.Comparison) string { return fixed2(c.Ceiling) }), cmp(func(c *loadgen.Comparison) string { return num(c.Ceiling) }), false},
-	{"measured_over_ceiling", "÷ceiling", cmp(func(c *loadgen.Comparison) string { return pct(c.Ratio) }), cmp(func(c *loadgen.Comparison) string { return num(c.Ratio) }), false},
-	{"bottleneck", "bottleneck", cmp(func(c *loadgen.Comparison) string { return c.Bottleneck }), nil, false},
-	{"predicted_throughput_per_second", "pred req/s", pred(func(p *loadgen.Prediction) string { return fixed2(p.Throughput) }), pred(func(p *loadgen.Prediction) string { return num(p.Throughput) }), false},
-	{"predicted_mean_latency_seconds", "pred mean", pred(func(p *loadgen.Prediction) string { return secs(p.MeanLatencySeconds) }), pred(func(p *loadgen.Prediction) string { return num(p.MeanLatencySeconds) }), false},
-	{"predicted_queue_wait", "pred queue", pred(func(p *loadgen.Prediction) string { return strconv.Itoa(p.QueueWait) }), nil, false},
+	{"ceiling_per_second", "ceiling", cmp(func(c *comparison.Comparison) string { return fixed2(c.Ceiling) }), cmp(func(c *comparison.Comparison) string { return num(c.Ceiling) }), false},
+	{"measured_over_ceiling", "÷ceiling", cmp(func(c *comparison.Comparison) string { return pct(c.Ratio) }), cmp(func(c *comparison.Comparison) string { return num(c.Ratio) }), false},
+	{"bottleneck", "bottleneck", cmp(func(c *comparison.Comparison) string { return c.Bottleneck }), nil, false},
+	{"predicted_throughput_per_second", "pred req/s", pred(func(p *comparison.Prediction) string { return fixed2(p.Throughput) }), pred(func(p *comparison.Prediction) string { return num(p.Throughput) }), false},
+	{"predicted_mean_latency_seconds", "pred mean", pred(func(p *comparison.Prediction) string { return secs(p.MeanLatencySeconds) }), pred(func(p *comparison.Prediction) string { return num(p.MeanLatencySeconds) }), false},
+	{"predicted_queue_wait", "pred queue", pred(func(p *comparison.Prediction) string { return strconv.Itoa(p.QueueWait) }), nil, false},
 	{"exporter_error", "exporter", cmpErr, nil, false},
 }
 
@@ -72,17 +74,17 @@ func kneeMark(k bool) string {
 	return ""
 }
 
-func cmp(f func(*loadgen.Comparison) string) func(row) string {
+func cmp(f func(*comparison.Comparison) string) func(row) string {
 	return func(r row) string {
-		if c := r.s.Exporter; c != nil && c.Error == "" {
+		if c := r.cmp; c != nil && c.Error == "" {
 			return f(c)
 		}
 		return ""
 	}
 }
 
-func pred(f func(*loadgen.Prediction) string) func(row) string {
-	return cmp(func(c *loadgen.Comparison) string {
+func pred(f func(*comparison.Prediction) string) func(row) string {
+	return cmp(func(c *comparison.Comparison) string {
 		if c.Prediction == nil {
 			return ""
 		}
@@ -91,7 +93,7 @@ func pred(f func(*loadgen.Prediction) string) func(row) string {
 }
 
 func cmpErr(r row) string {
-	if c := r.s.Exporter; c != nil {
+	if c := r.cmp; c != nil {
 		return c.Error
 	}
 	return ""
@@ -115,7 +117,7 @@ func columnsFor(res *loadgen.Result, csv bool) []column {
 func rows(res *loadgen.Result) []row {
 	out := make([]row, len(res.Steps))
 	for i, s := range res.Steps {
-		out[i] = row{s: s, knee: res.Knee != nil && res.Knee.Index == i}
+		out[i] = row{s: s, cmp: comparison.Of(s), knee: res.Knee != nil && res.Knee.Index == i}
 	}
 	return out
 }

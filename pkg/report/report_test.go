@@ -14,7 +14,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/comparison"
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/loadgen"
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/snapshot"
 )
 
 var (
@@ -44,7 +46,7 @@ func runRealSweep() (*loadgen.Result, error) {
 		w.Write([]byte(`{"ok":true}`))
 	}))
 	defer app.Close()
-	fixture, err := os.ReadFile("../loadgen/testdata/exporter.prom")
+	fixture, err := os.ReadFile("../snapshot/testdata/exporter.prom")
 	if err != nil {
 		return nil, err
 	}
@@ -57,7 +59,7 @@ func runRealSweep() (*loadgen.Result, error) {
 		Target: &loadgen.Target{URLs: []string{app.URL + "/webhook/bench"}, Body: []byte(`{"sleep_ms":50}`),
 			ContentType: "application/json", Checks: loadgen.Checks{Status: []int{200}, Fields: []loadgen.FieldCheck{check}},
 			Client: loadgen.NewClient(5*time.Second, 8)},
-		Exporter: &loadgen.ExporterReader{URL: exp.URL + "/metrics"},
+		Hook: &comparison.Hook{Reader: &snapshot.Reader{URL: exp.URL + "/metrics"}},
 	}
 	res, err := s.Run(context.Background())
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/comparison"
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/loadgen"
 )
 
@@ -40,7 +41,7 @@ func KneeLine(res *loadgen.Result) string {
 	}
 	k := res.Knee
 	line := fmt.Sprintf("knee: step %d (%s), measured ceiling %.2f req/s", k.Index+1, k.Load.Label(), k.MeasuredCeiling)
-	if c := res.Steps[k.Index].Exporter; c != nil && c.Error == "" && c.Ceiling > 0 {
+	if c := comparison.Of(res.Steps[k.Index]); c != nil && c.Error == "" && c.Ceiling > 0 {
 		line += fmt.Sprintf(", predicted %.2f req/s (%s-bound), measured÷predicted %.1f%%", c.Ceiling, c.Bottleneck, 100*c.Ratio)
 	}
 	return line

@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/loadgen"
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/report"
 )
 
 type config struct {
@@ -186,7 +187,7 @@ func (c config) openLoop(url string) error {
 	wall := res.Finished.Sub(res.Started)
 	fmt.Printf("open loop, target %.0f req/s for %v (+1s warm-up):\n", c.rate, c.rateDuration)
 	fmt.Printf("  achieved %.1f req/s (%.2f%% of target), passing %.1f req/s, dropped %d, late starts %d, p99 %s\n",
-		answered, 100*answered/c.rate, t.Throughput, t.Errors["dropped"], t.Late, loadgen.FormatSeconds(t.Latency.P99))
+		answered, 100*answered/c.rate, t.Throughput, t.Errors["dropped"], t.Late, report.FormatSeconds(t.Latency.P99))
 	fmt.Printf("  loadctl CPU %.2fs over %.1fs wall = %.1f%% of one core (%.0f µs per request)\n",
 		cpu.Seconds(), wall.Seconds(), 100*cpu.Seconds()/wall.Seconds(), 1e6*cpu.Seconds()/(c.rate*wall.Seconds()))
 	return nil

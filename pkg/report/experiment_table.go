@@ -1,24 +1,27 @@
-package experiment
+package report
 
 import (
 	"fmt"
 	"io"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/experiment"
 )
 
-// Table writes the per-case table, then every failed check.
-func Table(w io.Writer, r *Result) error {
+// ExperimentTable writes an experiment's per-case table, then every
+// failed check.
+func ExperimentTable(w io.Writer, r *experiment.Result) error {
 	fmt.Fprintf(w, "experiment %s: %d of %d cases ran\n", r.Spec.Name, len(r.Cases), len(r.Spec.Cases))
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, strings.Join(heads(), "\t"))
+	fmt.Fprintln(tw, strings.Join(caseHeads(), "\t"))
 	for _, c := range r.Cases {
-		fmt.Fprintln(tw, strings.Join(c.cells(), "\t"))
+		fmt.Fprintln(tw, strings.Join(caseCells(c), "\t"))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	for _, l := range r.FailedChecks() {
+	for _, l := range failedChecks(r) {
 		fmt.Fprintf(w, "FAILED %s\n", l)
 	}
 	verdict := "all checks passed"

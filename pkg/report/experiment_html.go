@@ -1,34 +1,34 @@
-package experiment
+package report
 
 import (
 	"html/template"
 	"io"
 
-	"github.com/n8n-ceiling/n8n-ceiling/pkg/report"
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/experiment"
 )
 
-// HTML writes one self-contained page: inline styles and SVG, nothing
-// fetched.
-func HTML(w io.Writer, r *Result) error {
-	page := htmlPage{Res: r, Chart: template.HTML(ceilingChart(r.Cases).SVG()), ChartCSS: report.ChartCSS, // #nosec: built from escaped parts
-		Head: heads(), Failed: r.FailedChecks()}
+// ExperimentHTML writes an experiment as one self-contained page: inline
+// styles and SVG, nothing fetched.
+func ExperimentHTML(w io.Writer, r *experiment.Result) error {
+	page := experimentPage{Res: r, Chart: template.HTML(ceilingChart(r.Cases).SVG()), ChartCSS: ChartCSS, // #nosec: built from escaped parts
+		Head: caseHeads(), Failed: failedChecks(r)}
 	for _, c := range r.Cases {
-		page.Rows = append(page.Rows, htmlRow{Case: c, Cells: c.cells()})
+		page.Rows = append(page.Rows, experimentRow{Case: c, Cells: caseCells(c)})
 	}
 	return experimentTmpl.Execute(w, page)
 }
 
-type htmlPage struct {
-	Res      *Result
+type experimentPage struct {
+	Res      *experiment.Result
 	Chart    template.HTML
 	ChartCSS template.CSS
 	Head     []string
-	Rows     []htmlRow
+	Rows     []experimentRow
 	Failed   []string
 }
 
-type htmlRow struct {
-	Case  CaseResult
+type experimentRow struct {
+	Case  experiment.CaseResult
 	Cells []string
 }
 

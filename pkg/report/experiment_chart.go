@@ -1,24 +1,25 @@
-package experiment
+package report
 
 import (
 	"fmt"
 	"math"
 
-	"github.com/n8n-ceiling/n8n-ceiling/pkg/report"
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/experiment"
 )
 
 // ceilingChart draws, per case, the measured ceiling as a bar and the
-// prediction as a dashed line with points, on pkg/report's chart so an
-// experiment report reads like a sweep report; a failed case's label is red.
-func ceilingChart(cases []CaseResult) report.Chart {
-	c := report.Chart{
+// prediction as a dashed line with points, on the sweep reports' chart and
+// colours so an experiment report reads like a sweep report; a failed
+// case's label is red.
+func ceilingChart(cases []experiment.CaseResult) Chart {
+	c := Chart{
 		Title: "Measured vs predicted ceiling per case", YLabel: "requests per second", Mark: -1,
 		YFmt:        func(v float64) string { return fmt.Sprintf("%.3g", v) },
 		TipFmt:      func(v float64) string { return fmt.Sprintf("%.3f/s", v) },
 		AlertLabels: map[int]bool{},
 	}
-	measured := report.Series{Name: "measured ceiling (passing)", Color: colMeasured}
-	predicted := report.Series{Name: "exporter prediction", Color: colPredicted, Dashed: true}
+	measured := Series{Name: "measured ceiling (passing)", Color: colPass}
+	predicted := Series{Name: "exporter prediction", Color: colPredict, Dashed: true}
 	for i, cr := range cases {
 		c.Labels = append(c.Labels, cr.Name)
 		c.AlertLabels[i] = !cr.Passed
@@ -29,17 +30,11 @@ func ceilingChart(cases []CaseResult) report.Chart {
 		}
 		predicted.Values = append(predicted.Values, p)
 	}
-	c.Bars, c.Lines = []report.Series{measured}, []report.Series{predicted}
+	c.Bars, c.Lines = []Series{measured}, []Series{predicted}
 	return c
 }
 
-// Colours of pkg/report's sweep charts: measured passing throughput, model.
-const (
-	colMeasured  = "#2f6fb0"
-	colPredicted = "#7a7a7a"
-)
-
-func predictedOf(c CaseResult) float64 {
+func predictedOf(c experiment.CaseResult) float64 {
 	if c.Predicted == nil {
 		return 0
 	}

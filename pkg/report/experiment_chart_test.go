@@ -1,4 +1,4 @@
-package experiment
+package report
 
 import (
 	"strings"
@@ -7,7 +7,7 @@ import (
 
 // A failed case's label is red; tooltips give the ceilings per second.
 func TestCeilingChartMarksFailedCases(t *testing.T) {
-	svg := ceilingChart(sampleResult(t).Cases).SVG()
+	svg := ceilingChart(sampleExperiment(t).Cases).SVG()
 	for _, want := range []string{
 		`class="xtick">limit-5<`,
 		`class="xtick" style="fill:#c62828;font-weight:600">limit-10|x<`,

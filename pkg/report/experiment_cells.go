@@ -1,12 +1,16 @@
-package experiment
+package report
 
 import (
 	"fmt"
 	"strings"
+
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/experiment"
 )
 
-// Cell formatters shared by the table, Markdown and HTML views, so the
-// three show the same figures the same way.
+// Cell formatters shared by the experiment table, Markdown and HTML views,
+// so the three show the same figures the same way.
+
+const mib = 1 << 20
 
 func perSec(v float64) string {
 	if v <= 0 {
@@ -15,14 +19,14 @@ func perSec(v float64) string {
 	return fmt.Sprintf("%.3f/s", v)
 }
 
-func (c CaseResult) predictedCell() string {
+func predictedCell(c experiment.CaseResult) string {
 	if c.Predicted == nil || c.Predicted.ForLoad <= 0 {
 		return "-"
 	}
 	return perSec(c.Predicted.ForLoad)
 }
 
-func (c CaseResult) ratioCell() string {
+func ratioCell(c experiment.CaseResult) string {
 	p := predictedOf(c)
 	if p <= 0 || c.Measured.Ceiling <= 0 {
 		return "-"
@@ -30,28 +34,28 @@ func (c CaseResult) ratioCell() string {
 	return fmt.Sprintf("%.3f", c.Measured.Ceiling/p)
 }
 
-func (c CaseResult) bottleneckCell() string {
+func bottleneckCell(c experiment.CaseResult) string {
 	if c.Predicted == nil || c.Predicted.Bottleneck == "" {
 		return "-"
 	}
 	return c.Predicted.Bottleneck
 }
 
-func (c CaseResult) taskCell() string {
+func taskCell(c experiment.CaseResult) string {
 	if c.Probe == nil || c.Probe.MeanTaskSeconds <= 0 {
 		return "-"
 	}
 	return fmt.Sprintf("%.3fs", c.Probe.MeanTaskSeconds)
 }
 
-func (c CaseResult) runningCell() string {
+func runningCell(c experiment.CaseResult) string {
 	if c.Probe == nil {
 		return "-"
 	}
 	return fmt.Sprintf("%g / %g", c.Probe.RunningMax, c.Probe.RunningMedian)
 }
 
-func (c CaseResult) failCell() string {
+func failCell(c experiment.CaseResult) string {
 	if c.Failures.Requests == 0 {
 		return "-"
 	}
@@ -63,10 +67,10 @@ func (c CaseResult) failCell() string {
 }
 
 // memoryCell lists the rise of each role's largest riser.
-func (c CaseResult) memoryCell() string {
+func memoryCell(c experiment.CaseResult) string {
 	var parts []string
 	for _, role := range []string{"runner", "worker", "main"} {
-		if rise, name := largestRise(c.Memory, role); name != "" {
+		if rise, name := experiment.LargestRise(c.Memory, role); name != "" {
 			parts = append(parts, fmt.Sprintf("%s %+.0f MiB", role, float64(rise)/mib))
 		}
 	}
@@ -76,15 +80,15 @@ func (c CaseResult) memoryCell() string {
 	return strings.Join(parts, ", ")
 }
 
-func (c CaseResult) oomCell() string {
-	killed := OOMKilled(c.Memory)
+func oomCell(c experiment.CaseResult) string {
+	killed := experiment.OOMKilled(c.Memory)
 	if len(killed) == 0 {
 		return "-"
 	}
 	return fmt.Sprintf("%s (cost %d failed requests)", strings.Join(killed, ", "), c.Failures.Failed)
 }
 
-func (c CaseResult) loadCell() string {
+func loadCell(c experiment.CaseResult) string {
 	if c.Sweep == nil {
 		return "-"
 	}
@@ -95,7 +99,7 @@ func (c CaseResult) loadCell() string {
 	return strings.Join(labels, ",")
 }
 
-func (c CaseResult) checksCell() string {
+func checksCell(c experiment.CaseResult) string {
 	if c.Error != "" {
 		return "ERROR"
 	}
@@ -119,23 +123,23 @@ func (c CaseResult) checksCell() string {
 // failures before throughput, throughput before the model.
 var caseColumns = []struct {
 	head string
-	cell func(CaseResult) string
+	cell func(experiment.CaseResult) string
 }{
-	{"case", func(c CaseResult) string { return c.Name }},
-	{"load", CaseResult.loadCell},
-	{"failed", CaseResult.failCell},
-	{"measured", func(c CaseResult) string { return perSec(c.Measured.Ceiling) }},
-	{"predicted", CaseResult.predictedCell},
-	{"ratio", CaseResult.ratioCell},
-	{"bottleneck", CaseResult.bottleneckCell},
-	{"task time", CaseResult.taskCell},
-	{"running max/med", CaseResult.runningCell},
-	{"memory rise", CaseResult.memoryCell},
-	{"OOM", CaseResult.oomCell},
-	{"checks", CaseResult.checksCell},
+	{"case", func(c experiment.CaseResult) string { return c.Name }},
+	{"load", loadCell},
+	{"failed", failCell},
+	{"measured", func(c experiment.CaseResult) string { return perSec(c.Measured.Ceiling) }},
+	{"predicted", predictedCell},
+	{"ratio", ratioCell},
+	{"bottleneck", bottleneckCell},
+	{"task time", taskCell},
+	{"running max/med", runningCell},
+	{"memory rise", memoryCell},
+	{"OOM", oomCell},
+	{"checks", checksCell},
 }
 
-func heads() []string {
+func caseHeads() []string {
 	out := make([]string, len(caseColumns))
 	for i, c := range caseColumns {
 		out[i] = c.head
@@ -143,7 +147,7 @@ func heads() []string {
 	return out
 }
 
-func (c CaseResult) cells() []string {
+func caseCells(c experiment.CaseResult) []string {
 	out := make([]string, len(caseColumns))
 	for i, col := range caseColumns {
 		out[i] = col.cell(c)
@@ -151,9 +155,9 @@ func (c CaseResult) cells() []string {
 	return out
 }
 
-// FailedChecks lists "case: check want …, got …" for every failed check
+// failedChecks lists "case: check want …, got …" for every failed check
 // and every case error.
-func (r *Result) FailedChecks() []string {
+func failedChecks(r *experiment.Result) []string {
 	var out []string
 	for _, c := range r.Cases {
 		if c.Error != "" {

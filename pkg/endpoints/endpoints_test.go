@@ -1,13 +1,13 @@
-package lab
+package endpoints
 
 import (
 	"strings"
 	"testing"
 )
 
-func TestParseEndpoints(t *testing.T) {
+func TestParse(t *testing.T) {
 	out := "up: starting n8n-lab-main\nlab: webhook http://127.0.0.1:5678/webhook/bench\nnoise\nlab: docker-host unix:///var/lib/x/docker.sock\n"
-	eps, err := ParseEndpoints(strings.NewReader(out))
+	eps, err := Parse(strings.NewReader(out))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -17,7 +17,14 @@ func TestParseEndpoints(t *testing.T) {
 	if _, err := eps.Must("redis"); err == nil || !strings.Contains(err.Error(), "docker-host, webhook") {
 		t.Fatalf("Must on a missing name: %v", err)
 	}
-	if _, err := ParseEndpoints(strings.NewReader("lab: broken\n")); err == nil {
+	if _, err := Parse(strings.NewReader("lab: broken\n")); err == nil {
 		t.Fatal("a malformed lab line was accepted")
+	}
+}
+
+func TestProbesInNameOrder(t *testing.T) {
+	eps := Endpoints{"probe-metrics-2": "http://b", "webhook": "http://w", "probe-metrics-1": "http://a"}
+	if got := strings.Join(eps.Probes(), " "); got != "http://a http://b" {
+		t.Errorf("probes %q, want http://a http://b", got)
 	}
 }

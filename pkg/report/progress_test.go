@@ -1,19 +1,21 @@
-package loadgen
+package report
 
 import (
 	"bytes"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/loadgen"
 )
 
-func sampleProgress() Progress {
-	return Progress{Step: 1, Steps: 3, Load: Step{VUs: 10}, Elapsed: 12 * time.Second, Remaining: 48 * time.Second,
-		Figures: Summary{Throughput: 4.98, PassRate: 1, Latency: Latency{P95: 2.04}}, InFlight: 10}
+func sampleProgress() loadgen.Progress {
+	return loadgen.Progress{Step: 1, Steps: 3, Load: loadgen.Step{VUs: 10}, Elapsed: 12 * time.Second, Remaining: 48 * time.Second,
+		Figures: loadgen.Summary{Throughput: 4.98, PassRate: 1, Latency: loadgen.Latency{P95: 2.04}}, InFlight: 10}
 }
 
 func TestProgressLine(t *testing.T) {
-	line := sampleProgress().Line()
+	line := ProgressLine(sampleProgress())
 	for _, want := range []string{"step 2/3", "10 VU", "elapsed 12s", "left 48s", "4.98 req/s", "p95 2.04s", "pass 100.0%"} {
 		if !strings.Contains(line, want) {
 			t.Errorf("%q lacks %q", line, want)

@@ -1,0 +1,90 @@
+// Package metricname holds the name of every metric this project's
+// binaries emit, and of the n8n metrics they read. The collectors, the
+// exporter reader (pkg/snapshot), the dashboard generator and the rule
+// tests all take their names from here, so a renamed metric breaks the
+// build instead of a run. It imports nothing.
+package metricname
+
+// The exporter's capacity verdict, memory, queue and source health
+// (pkg/collector).
+const (
+	WorkerConcurrency           = "n8n_worker_concurrency"
+	RunnerMaxConcurrency        = "n8n_runner_max_concurrency"
+	WorkerRunnerCapacity        = "n8n_worker_runner_capacity"
+	WorkerEffectiveConcurrency  = "n8n_worker_effective_concurrency"
+	WorkerBottleneck            = "n8n_worker_bottleneck"
+	WorkerCeiling               = "n8n_worker_ceiling_executions_per_second"
+	ClusterEffectiveConcurrency = "n8n_cluster_effective_concurrency"
+	ClusterCeiling              = "n8n_cluster_ceiling_executions_per_second"
+	ClusterWorkersWithoutRunner = "n8n_cluster_workers_without_runner"
+	ServiceTime                 = "n8n_service_time_seconds"
+	ServiceTimeUsed             = "n8n_exporter_service_time_used"
+	ContainerWorkingSet         = "n8n_container_memory_working_set_bytes"
+	ContainerRSS                = "n8n_container_memory_rss_bytes"
+	ContainerMemoryLimit        = "n8n_container_memory_limit_bytes"
+	ContainerOOMKilled          = "n8n_container_oom_killed"
+	ContainerOOMKills           = "n8n_container_oom_kills_total"
+	ContainerRestarts           = "n8n_container_restarts"
+	QueueJobs                   = "n8n_queue_jobs"
+	SourceUp                    = "n8n_exporter_source_up"
+	SourceDuration              = "n8n_exporter_source_duration_seconds"
+)
+
+// The broker probe's metrics (pkg/brokerprobe), served on the exporter's
+// /metrics or a probe sidecar's.
+const (
+	RunnerTasksRunning           = "n8n_runner_tasks_running"
+	RunnerOffersOpen             = "n8n_runner_offers_open"
+	RunnerInferredMaxConcurrency = "n8n_runner_inferred_max_concurrency"
+	RunnerConnections            = "n8n_runner_connections"
+	RunnerTasks                  = "n8n_runner_tasks_total"
+	RunnerTaskRejections         = "n8n_runner_task_rejections_total"
+	RunnerTaskDuration           = "n8n_runner_task_duration_seconds"
+	RunnerFrames                 = "n8n_runner_frames_total"
+	RunnerFrameParseErrors       = "n8n_runner_frame_parse_errors_total"
+)
+
+// loadctl's live metrics during a sweep (pkg/loadgen/prom). They use the
+// loadctl_ namespace: they describe the load tool, not n8n.
+const (
+	LoadctlStep            = "loadctl_step"
+	LoadctlStepVUs         = "loadctl_step_vus"
+	LoadctlStepTargetRate  = "loadctl_step_target_rate_per_second"
+	LoadctlInFlight        = "loadctl_in_flight_requests"
+	LoadctlRequests        = "loadctl_requests_total"
+	LoadctlRequestDuration = "loadctl_request_duration_seconds"
+	LoadctlStepsStarted    = "loadctl_steps_started_total"
+)
+
+// n8n's own metrics that this project reads and never emits: main's queue
+// counter (with N8N_METRICS_INCLUDE_QUEUE_METRICS=true) and the execution
+// histogram the exporter falls back on for the job-stage time.
+const (
+	N8nQueueJobsCompleted = "n8n_scaling_mode_queue_jobs_completed"
+	N8nExecutionDuration  = "n8n_workflow_execution_duration_seconds"
+)
+
+// Exporter lists the names the exporter's collector emits.
+func Exporter() []string {
+	return []string{WorkerConcurrency, RunnerMaxConcurrency, WorkerRunnerCapacity, WorkerEffectiveConcurrency,
+		WorkerBottleneck, WorkerCeiling, ClusterEffectiveConcurrency, ClusterCeiling, ClusterWorkersWithoutRunner,
+		ServiceTime, ServiceTimeUsed, ContainerWorkingSet, ContainerRSS, ContainerMemoryLimit, ContainerOOMKilled,
+		ContainerOOMKills, ContainerRestarts, QueueJobs, SourceUp, SourceDuration}
+}
+
+// Probe lists the names a broker probe emits.
+func Probe() []string {
+	return []string{RunnerTasksRunning, RunnerOffersOpen, RunnerInferredMaxConcurrency, RunnerConnections,
+		RunnerTasks, RunnerTaskRejections, RunnerTaskDuration, RunnerFrames, RunnerFrameParseErrors}
+}
+
+// Loadctl lists the names loadctl serves during a sweep.
+func Loadctl() []string {
+	return []string{LoadctlStep, LoadctlStepVUs, LoadctlStepTargetRate, LoadctlInFlight, LoadctlRequests,
+		LoadctlRequestDuration, LoadctlStepsStarted}
+}
+
+// FromN8n lists n8n's own names this project reads.
+func FromN8n() []string {
+	return []string{N8nQueueJobsCompleted, N8nExecutionDuration}
+}
