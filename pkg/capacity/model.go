@@ -64,10 +64,7 @@ func (c Cluster) Validate() error {
 		return invalid("no workers")
 	}
 	for i, w := range c.Workers {
-		name := w.Name
-		if name == "" {
-			name = fmt.Sprintf("#%d", i+1)
-		}
+		name := workerLabel(i, w.Name)
 		if w.Concurrency <= 0 {
 			return invalid("worker %s: concurrency must be positive, got %d", name, w.Concurrency)
 		}

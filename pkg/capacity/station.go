@@ -1,0 +1,123 @@
+package capacity
+
+import "math"
+
+// MaxPopulation caps the number of users an MVA curve goes up to: the work
+// grows with N times the stations' servers.
+const MaxPopulation = 10000
+
+// MaxStations caps the stations of one network.
+const MaxStations = 64
+
+// Station is a resource as a queueing-network station: m servers, each
+// execution holding one of them for D seconds of service. Below one server
+// (a fractional CPU quota) it is one server running at m of its speed, so an
+// execution holds it D/m seconds.
+type Station struct {
+	Name    string
+	Servers float64 // m > 0
+	Demand  float64 // D ≥ 0: seconds of one server's time per execution
+}
+
+// Hold is how long one execution alone holds the station: D, or D/m when
+// m < 1.
+func (s Station) Hold() float64 { return s.Demand / math.Min(s.Servers, 1) }
+
+// Ceiling is m/D, the most executions per second the station completes.
+func (s Station) Ceiling() float64 { return s.Servers / s.Demand }
+
+// normal is the same station with at least one server: m < 1 becomes one
+// server of demand D/m, which has the same service rate at every queue
+// length.
+func (s Station) normal() Station {
+	if s.Servers < 1 {
+		return Station{Name: s.Name, Servers: 1, Demand: s.Hold()}
+	}
+	return s
+}
+
+// Network is a closed system: every user cycles through the stations and
+// then thinks for Think seconds before its next request.
+type Network struct {
+	Stations []Station
+	Think    float64 // Z ≥ 0 seconds
+}
+
+// Validate rejects a network the MVA cannot solve.
+func (net Network) Validate() error {
+	if len(net.Stations) == 0 || len(net.Stations) > MaxStations {
+		return invalid("a network needs 1 to %d stations, got %d", MaxStations, len(net.Stations))
+	}
+	if !nonNegative(net.Think) {
+		return invalid("think time must be a non-negative number of seconds, got %v", net.Think)
+	}
+	seen := make(map[string]bool, len(net.Stations))
+	for _, s := range net.Stations {
+		if err := s.validate(); err != nil {
+			return err
+		}
+		if seen[s.Name] {
+			return invalid("station %s: named twice", s.Name)
+		}
+		seen[s.Name] = true
+	}
+	return nil
+}
+
+func (s Station) validate() error {
+	if err := validName(s.Name); err != nil {
+		return err
+	}
+	if !positive(s.Servers) {
+		return invalid("station %s: servers must be a positive number, got %v", s.Name, s.Servers)
+	}
+	if !nonNegative(s.Demand) {
+		return invalid("station %s: demand must be a non-negative number of seconds, got %v", s.Name, s.Demand)
+	}
+	return nil
+}
+
+// TotalHold is Σ Hold: one execution's latency when the stations are
+// visited one after another and nobody waits.
+func (net Network) TotalHold() float64 {
+	var sum float64
+	for _, s := range net.Stations {
+		sum += s.Hold()
+	}
+	return sum
+}
+
+// MaxHold is the longest Hold of any station.
+func (net Network) MaxHold() float64 {
+	var top float64
+	for _, s := range net.Stations {
+		top = math.Max(top, s.Hold())
+	}
+	return top
+}
+
+// Ceiling is min m/D over the stations with a demand; 0 when none has one.
+func (net Network) Ceiling() float64 {
+	low := math.Inf(1)
+	for _, s := range net.Stations {
+		if s.Demand > 0 {
+			low = math.Min(low, s.Ceiling())
+		}
+	}
+	if math.IsInf(low, 1) {
+		return 0
+	}
+	return low
+}
+
+// Stations turns the resources with a known, positive demand into MVA
+// stations, in Resources order.
+func (b Bounds) Stations() []Station {
+	var out []Station
+	for _, r := range b.Resources {
+		if r.Known() && r.Demand > 0 {
+			out = append(out, Station{Name: r.Name, Servers: r.Servers, Demand: r.Demand})
+		}
+	}
+	return out
+}
