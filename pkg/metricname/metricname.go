@@ -30,6 +30,18 @@ const (
 	SourceDuration              = "n8n_exporter_source_duration_seconds"
 )
 
+// The bound analysis over every resource, slots and CPU alike
+// (pkg/collector). The resource label is bounded: slots:worker:<worker>,
+// slots:runner:<worker>, cpu:host and cpu:<container>.
+const (
+	ResourceDemand     = "n8n_resource_demand_seconds"
+	ResourceServers    = "n8n_resource_servers"
+	ResourceCeiling    = "n8n_resource_ceiling_executions_per_second"
+	ClusterBottleneck  = "n8n_cluster_bottleneck"
+	ClusterBaseLatency = "n8n_cluster_base_latency_seconds"
+	ClusterExecutions  = "n8n_cluster_executions_total"
+)
+
 // The broker probe's metrics (pkg/brokerprobe), served on the exporter's
 // /metrics or a probe sidecar's.
 const (
@@ -62,6 +74,7 @@ const (
 const (
 	N8nQueueJobsCompleted = "n8n_scaling_mode_queue_jobs_completed"
 	N8nExecutionDuration  = "n8n_workflow_execution_duration_seconds"
+	N8nHTTPDuration       = "n8n_http_request_duration_seconds"
 )
 
 // Exporter lists the names the exporter's collector emits.
@@ -69,7 +82,8 @@ func Exporter() []string {
 	return []string{WorkerConcurrency, RunnerMaxConcurrency, WorkerRunnerCapacity, WorkerEffectiveConcurrency,
 		WorkerBottleneck, WorkerCeiling, ClusterEffectiveConcurrency, ClusterCeiling, ClusterWorkersWithoutRunner,
 		ServiceTime, ServiceTimeUsed, ContainerWorkingSet, ContainerRSS, ContainerMemoryLimit, ContainerOOMKilled,
-		ContainerOOMKills, ContainerRestarts, QueueJobs, SourceUp, SourceDuration}
+		ContainerOOMKills, ContainerRestarts, QueueJobs, SourceUp, SourceDuration, ResourceDemand, ResourceServers,
+		ResourceCeiling, ClusterBottleneck, ClusterBaseLatency, ClusterExecutions}
 }
 
 // Probe lists the names a broker probe emits.
@@ -86,5 +100,5 @@ func Loadctl() []string {
 
 // FromN8n lists n8n's own names this project reads.
 func FromN8n() []string {
-	return []string{N8nQueueJobsCompleted, N8nExecutionDuration}
+	return []string{N8nQueueJobsCompleted, N8nExecutionDuration, N8nHTTPDuration}
 }
