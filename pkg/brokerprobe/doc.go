@@ -23,7 +23,7 @@
 //   - state (state.go): one state machine per connection, fed before the
 //     message is forwarded so a peer's reply never overtakes it.
 //
-// Inference rules (BRIEF section 2):
+// Inference rules, from n8n 2.23.2's task broker and runner:
 //
 //   - running = accepted − done − error − cancelled; tasks still running
 //     when a connection drops are counted as lost.
@@ -38,8 +38,9 @@
 //   - task time runs from runner:taskaccepted to runner:taskdone or
 //     runner:taskerror.
 //
-// Metrics are built at scrape time by Probe.Collect from the live
-// connections and the probe's counters; the probe name is a constant label
-// so several probes share one registry. No header, token or auth body is
+// Probe.Collect reads the live gauges (running tasks, open offers, the
+// inferred limit, connections) from the connections at scrape time; the
+// counters and the task-time histogram are client_golang metrics. The
+// probe name is a constant label so several probes share one registry. No header, token or auth body is
 // logged or exported.
 package brokerprobe

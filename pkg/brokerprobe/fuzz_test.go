@@ -9,8 +9,8 @@ import (
 // FuzzParsePrefix checks the prefix scanner never panics and, on complete
 // frames, agrees with encoding/json both ways: it accepts exactly the
 // frames encoding/json decodes into the wanted fields, with the same
-// values. Seeds live in testdata/fuzz/FuzzParsePrefix and follow BRIEF
-// section 2's message shapes.
+// values. Seeds live in testdata/fuzz/FuzzParsePrefix and follow the
+// message shapes of n8n 2.23.2's task runner protocol.
 func FuzzParsePrefix(f *testing.F) {
 	f.Add([]byte(`{"type":"runner:taskoffer","taskType":"javascript","offerId":"o","validFor":5000}`), false)
 	f.Fuzz(func(t *testing.T, data []byte, truncated bool) {

@@ -44,7 +44,7 @@ func New(cfg Config, logger *slog.Logger) (*Probe, error) {
 		cfg:      cfg,
 		log:      logger.With("probe", cfg.Name),
 		upstream: up,
-		tally:    newTally(),
+		tally:    newTally(cfg.Name),
 		descs:    newDescs(cfg.Name),
 		now:      time.Now,
 		conns:    map[*connState]struct{}{},

@@ -256,10 +256,10 @@ func (e *errReader) Read(b []byte) (int, error) {
 
 // tap counts the frame and feeds its parsed prefix to the state machine.
 func (p *Probe) tap(prefix []byte, truncated bool, state *connState, dir int) {
-	p.tally.frames[dir].Add(1)
+	p.tally.frames[dir].Inc()
 	f, err := parsePrefix(prefix, truncated)
 	if err != nil {
-		p.tally.parseErrors.Add(1)
+		p.tally.parseErrors.Inc()
 		return
 	}
 	if dir == toBroker {

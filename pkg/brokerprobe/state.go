@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-// Message types the state machine reacts to (BRIEF section 2).
+// Message types the state machine reacts to (n8n 2.23.2's task runner protocol).
 const (
 	msgInfo         = "runner:info"
 	msgOffer        = "runner:taskoffer"
