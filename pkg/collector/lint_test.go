@@ -5,13 +5,12 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/alicebob/miniredis/v2"
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/brokerprobe"
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/queue"
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/queue/queuetest"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/testutil"
-	"github.com/redis/go-redis/v9"
 )
 
 // Every collector the exporter registers passes client_golang's linter
@@ -31,7 +30,7 @@ func TestCollectorsLint(t *testing.T) {
 		// With no source there is no topology and nothing to emit; the
 		// pedantic registry still checks Describe against Collect.
 		{"collector without sources", []prometheus.Collector{New(Config{})}, nil},
-		{"collector reading Redis", []prometheus.Collector{New(Config{Queue: queue.NewReader(redisClient(t), "bull")})},
+		{"collector reading Redis", []prometheus.Collector{New(Config{Queue: queue.NewReader(queuetest.StartMemory(t).Client, "bull")})},
 			[]string{"n8n_queue_jobs", "n8n_exporter_source_up", "n8n_exporter_source_duration_seconds"}},
 		{"lab report", []prometheus.Collector{reportCollector{labReport(t)}},
 			[]string{"n8n_worker_ceiling_executions_per_second", "n8n_container_memory_working_set_bytes",
@@ -60,16 +59,6 @@ func TestCollectorsLint(t *testing.T) {
 			}
 		})
 	}
-}
-
-// redisClient is a client of an in-memory Redis (miniredis): the lint
-// needs the queue source's metrics, not Redis itself.
-func redisClient(t *testing.T) *redis.Client {
-	m := miniredis.RunT(t)
-	m.Lpush("bull:jobs:wait", "1")
-	c := redis.NewClient(&redis.Options{Addr: m.Addr()})
-	t.Cleanup(func() { c.Close() })
-	return c
 }
 
 func assertFamilies(t *testing.T, g prometheus.Gatherer, want []string) {
