@@ -6,6 +6,7 @@ import (
 	"io"
 	"math/rand/v2"
 	"runtime"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -194,4 +195,22 @@ func TestBacklogArrivesInOrder(t *testing.T) {
 	default:
 		t.Fatal("the runner's ping did not reach the broker")
 	}
+}
+
+// An id over the cap makes the frame a parse error: it is forwarded
+// unchanged and moves no state; an id at the cap is tracked.
+func TestOverlongIDsForwardedAndCounted(t *testing.T) {
+	r := newRig(t)
+	runner, broker := r.connect(t, "r")
+	long, atCap := strings.Repeat("x", maxIDLen+1), strings.Repeat("y", maxIDLen)
+	relayText(t, runner, broker, `{"type":"runner:taskoffer","taskType":"javascript","offerId":"`+long+`","validFor":5000}`)
+	relayText(t, broker, runner, `{"type":"broker:taskofferaccept","taskId":"`+long+`","offerId":"o"}`)
+	relayText(t, runner, broker, `{"type":"runner:taskaccepted","taskId":"`+long+`"}`)
+	if got := testutil.ToFloat64(r.probe.tally.parseErrors); got != 3 {
+		t.Fatalf("parse errors = %v, want 3", got)
+	}
+	assertStats(t, r.probe, 0, 0, 0)
+	relayText(t, runner, broker, `{"type":"runner:taskoffer","taskType":"javascript","offerId":"`+atCap+`","validFor":5000}`)
+	relayText(t, runner, broker, `{"type":"runner:taskaccepted","taskId":"`+atCap+`"}`)
+	assertStats(t, r.probe, 1, 1, 2)
 }
