@@ -83,22 +83,38 @@ func (p *Probe) refuse(w http.ResponseWriter, resp *http.Response, err error) {
 		return
 	}
 	p.log.Info("broker refused runner websocket", "status", resp.StatusCode)
-	for k, vs := range resp.Header {
-		if !isHopHeader(k) {
-			w.Header()[k] = vs
-		}
+	for k, vs := range endToEnd(resp.Header) {
+		w.Header()[k] = vs
 	}
 	w.WriteHeader(resp.StatusCode)
 	_, _ = io.Copy(w, io.LimitReader(resp.Body, maxErrorBody))
 }
 
-// forwardHeaders copies the runner's request headers (Authorization
-// included) minus those the dialer sets itself.
+// forwardHeaders copies the runner's end-to-end request headers
+// (Authorization included) minus those the dialer sets itself.
 func forwardHeaders(in http.Header) http.Header {
+	out := endToEnd(in)
+	for k := range out {
+		if strings.HasPrefix(k, "Sec-Websocket-") {
+			delete(out, k)
+		}
+	}
+	return out
+}
+
+// endToEnd copies h without its hop-by-hop headers: the standard ones and
+// every header its Connection header names. Keys come out canonical.
+func endToEnd(h http.Header) http.Header {
+	named := map[string]bool{}
+	for _, v := range h.Values("Connection") {
+		for _, name := range strings.Split(v, ",") {
+			named[http.CanonicalHeaderKey(strings.TrimSpace(name))] = true
+		}
+	}
 	out := http.Header{}
-	for k, vs := range in {
-		if !isHopHeader(k) && !strings.HasPrefix(http.CanonicalHeaderKey(k), "Sec-Websocket-") {
-			out[k] = vs
+	for k, vs := range h {
+		if ck := http.CanonicalHeaderKey(k); !isHopHeader(ck) && !named[ck] {
+			out[ck] = vs
 		}
 	}
 	return out
