@@ -135,7 +135,8 @@ type rig struct {
 	logs   *testtool.SyncBuffer
 }
 
-func newRig(t *testing.T) *rig {
+// newRig builds the rig; opts adjust the probe before it serves.
+func newRig(t *testing.T, opts ...func(*Probe)) *rig {
 	t.Helper()
 	b := newFakeBroker(t)
 	logs := &testtool.SyncBuffer{}
@@ -146,6 +147,9 @@ func newRig(t *testing.T) *rig {
 	}
 	clock := &fakeClock{t: time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)}
 	p.now = clock.Now
+	for _, o := range opts {
+		o(p)
+	}
 	front := httptest.NewServer(p.Handler())
 	t.Cleanup(front.Close)
 	return &rig{probe: p, broker: b, front: front, clock: clock, logs: logs}

@@ -15,8 +15,8 @@ const (
 	readBuffer   = 32 << 10  // held by every connection
 	writeBuffer  = 128 << 10 // pooled: held only while a message is written
 	dialTimeout  = 10 * time.Second
-	controlWait  = 5 * time.Second // longest a forwarded ping, pong or close may block
-	closeWait    = 5 * time.Second // how long the second side gets to answer a close
+	controlWait  = 5 * time.Second // longest a forwarded ping, pong or close waits for the writer
+	closeWait    = 5 * time.Second // grace from one side's end until both sockets are cut
 	lostReason   = "probe: peer connection lost"
 	maxErrorBody = 64 << 10
 )
@@ -143,33 +143,53 @@ func (e end) control(messageType int, data []byte) {
 }
 
 func (e end) close() {
-	_ = e.batch.SetWriteDeadline(time.Now().Add(controlWait))
-	_ = e.batch.Flush()
+	_ = e.batch.flushWithin(controlWait)
 	e.ws.Close()
 }
 
-// relay runs the two pumps until both sides are closed.
+// deadlines bound every wait of a relay.
+type deadlines struct {
+	idle  time.Duration // longest a side may send no byte
+	stall time.Duration // longest one socket write may take
+	grace time.Duration // from one side's end until both sockets are cut
+}
+
+// relayDeadlines follows the broker's heartbeat: it pings every interval
+// and the runner pongs, both relayed, so a live side sends a byte and
+// takes one at least once per interval. Two intervals without is a missed
+// pong, which the broker also treats as a dead runner.
+func relayDeadlines(heartbeat time.Duration) deadlines {
+	return deadlines{idle: 2 * heartbeat, stall: 2 * heartbeat, grace: closeWait}
+}
+
+// relay runs the two pumps until both sides are closed. The grace period
+// starts as soon as either side ends, even while the other pump is blocked
+// writing to a peer that stopped reading.
 func (p *Probe) relay(runner, broker end, id string) {
 	state := newConnState(id, p.now(), p.tally)
 	p.track(state)
 	p.log.Info("runner connected", "id", state.id)
-	pair(runner.batch, broker.batch)
+	pair(runner.batch, broker.batch, p.deadlines.idle, p.deadlines.stall)
 	forwardControl(runner, broker)
 	forwardControl(broker, runner)
 
-	done := make(chan error, 2)
-	go func() { done <- p.pump(runner, broker, state, toBroker) }()
-	go func() { done <- p.pump(broker, runner, state, toRunner) }()
-	first := <-done
-	// The other side has closeWait to answer the forwarded close; after
-	// that both sockets are cut, which also frees a pump stuck writing.
-	timer := time.NewTimer(closeWait)
-	select {
-	case <-done:
-	case <-timer.C:
-		runner.ws.Close()
-		broker.ws.Close()
-		<-done
+	ended := make(chan error, 2) // a pump saw its side end, before it relays the close
+	done := make(chan struct{}, 2)
+	go func() { p.pump(runner, broker, state, toBroker, ended); done <- struct{}{} }()
+	go func() { p.pump(broker, runner, state, toRunner, ended); done <- struct{}{} }()
+	first := <-ended
+	// The other side has the grace period to answer the forwarded close;
+	// after it both sockets are cut, which frees a pump blocked in a read,
+	// a write or a flush.
+	timer := time.NewTimer(p.deadlines.grace)
+	for left := 2; left > 0; {
+		select {
+		case <-done:
+			left--
+		case <-timer.C:
+			runner.ws.Close()
+			broker.ws.Close()
+		}
 	}
 	timer.Stop()
 	runner.close()
@@ -201,24 +221,28 @@ func forwardControl(from, to end) {
 
 // pump relays messages from src to dst until src ends, then closes dst
 // with src's close code, or 1011 when src failed or dst could not be
-// written. It returns the error that ended it.
-func (p *Probe) pump(src, dst end, state *connState, dir int) error {
+// written. It reports the error that ended it on ended first, so the
+// relay's grace period starts even if the close blocks.
+func (p *Probe) pump(src, dst end, state *connState, dir int, ended chan<- error) {
 	prefix := make([]byte, prefixLimit)
 	for {
 		mt, r, err := src.ws.NextReader()
 		if err != nil {
+			ended <- err
 			sendClose(dst, closePayload(err))
-			return err
+			return
 		}
 		err = p.forward(dst.ws, mt, r, prefix, state, dir)
 		var rerr readError
 		switch {
 		case errors.As(err, &rerr):
+			ended <- rerr.error
 			sendClose(dst, closePayload(rerr.error))
-			return rerr.error
+			return
 		case err != nil:
+			ended <- err
 			sendClose(src, closePayload(err))
-			return err
+			return
 		}
 	}
 }
