@@ -145,7 +145,8 @@ func TestHeartbeatKeepsIdleConnectionOpen(t *testing.T) {
 	runner, broker := r.connect(t, "r")
 	startTask(t, runner, broker, "t1")
 	runnerDone, brokerDone := readUntilClose(runner), readUntilClose(broker) // gorilla pongs while reading
-	for range 12 {                                                           // 3 s of pings every 250 ms: longer than two heartbeats
+	// 3 s of pings every 250 ms: longer than two heartbeats.
+	for range 12 {
 		if err := broker.WriteControl(websocket.PingMessage, []byte("hb"), time.Now().Add(time.Second)); err != nil {
 			t.Fatal(err)
 		}

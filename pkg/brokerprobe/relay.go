@@ -302,11 +302,7 @@ func (p *Probe) tap(prefix []byte, truncated bool, state *connState, dir int) {
 		p.tally.parseErrors.Inc()
 		return
 	}
-	if dir == toBroker {
-		state.fromRunner(f, p.now())
-	} else {
-		state.fromBroker(f)
-	}
+	state.apply(f, dir, p.now())
 }
 
 // closePayload mirrors a received close; a failure or a code that may not

@@ -55,6 +55,15 @@ func newConnState(id string, now time.Time, t *tally) *connState {
 	}
 }
 
+// apply feeds one parsed message travelling in direction dir.
+func (c *connState) apply(f frame, dir int, now time.Time) {
+	if dir == toBroker {
+		c.fromRunner(f, now)
+	} else {
+		c.fromBroker(f)
+	}
+}
+
 // fromRunner applies a runner → broker message.
 func (c *connState) fromRunner(f frame, now time.Time) {
 	c.mu.Lock()
