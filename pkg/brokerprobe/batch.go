@@ -81,6 +81,17 @@ func (c *batchConn) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
+// SetWriteDeadline is ignored once relaying: send sets the socket's
+// deadline for each write it makes, and gorilla's own deadlines (none for
+// data, controlWait for control frames) would cut across a write another
+// goroutine has in progress.
+func (c *batchConn) SetWriteDeadline(t time.Time) error {
+	if c.peer.Load() != nil {
+		return nil
+	}
+	return c.Conn.SetWriteDeadline(t)
+}
+
 // Flush sends what is held.
 func (c *batchConn) Flush() error { return c.flushWithin(c.stall) }
 

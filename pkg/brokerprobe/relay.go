@@ -150,7 +150,7 @@ func (e end) close() {
 // deadlines bound every wait of a relay.
 type deadlines struct {
 	idle  time.Duration // longest a side may send no byte
-	stall time.Duration // longest one socket write may take
+	stall time.Duration // longest a socket write may go without progress
 	grace time.Duration // from one side's end until both sockets are cut
 }
 
