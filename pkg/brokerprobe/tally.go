@@ -74,22 +74,17 @@ type tally struct {
 
 func newTally(probe string) *tally {
 	l := prometheus.Labels{"probe": probe}
-	frames := prometheus.NewCounterVec(prometheus.CounterOpts{
-		Name: "n8n_runner_frames_total", Help: "Websocket data messages relayed, by direction.", ConstLabels: l,
-	}, []string{"direction"})
-	parseErrors := prometheus.NewCounter(prometheus.CounterOpts{
-		Name:        "n8n_runner_frame_parse_errors_total",
-		Help:        "Relayed messages whose first 4 KiB did not parse as a task-runner message; they were forwarded unchanged.",
-		ConstLabels: l,
-	})
-	tasks := prometheus.NewCounterVec(prometheus.CounterOpts{
-		Name: "n8n_runner_tasks_total", Help: "Tasks that reached an outcome on the runner's websocket.", ConstLabels: l,
-	}, []string{"outcome"})
-	rejections := prometheus.NewCounterVec(prometheus.CounterOpts{
-		Name:        "n8n_runner_task_rejections_total",
-		Help:        "Task offers accepted by the broker but rejected by the runner, by reason class.",
-		ConstLabels: l,
-	}, []string{"reason"})
+	opts := func(name, help string) prometheus.CounterOpts {
+		return prometheus.CounterOpts{Name: name, Help: help, ConstLabels: l}
+	}
+	frames := prometheus.NewCounterVec(opts("n8n_runner_frames_total",
+		"Websocket data messages relayed, by direction."), []string{"direction"})
+	parseErrors := prometheus.NewCounter(opts("n8n_runner_frame_parse_errors_total",
+		"Relayed messages whose first 4 KiB did not parse as a task-runner message; they were forwarded unchanged."))
+	tasks := prometheus.NewCounterVec(opts("n8n_runner_tasks_total",
+		"Tasks that reached an outcome on the runner's websocket."), []string{"outcome"})
+	rejections := prometheus.NewCounterVec(opts("n8n_runner_task_rejections_total",
+		"Task offers accepted by the broker but rejected by the runner, by reason class."), []string{"reason"})
 	duration := prometheus.NewHistogram(prometheus.HistogramOpts{
 		Name:        "n8n_runner_task_duration_seconds",
 		Help:        "Runner task time from runner:taskaccepted to runner:taskdone or runner:taskerror.",
