@@ -27,16 +27,20 @@ var batchBuffers = sync.Pool{New: func() any { return make([]byte, 0, batchLimit
 // Once relaying, it also holds the deadlines: a read may wait idle for a
 // byte, and a write fails after stall without progress, or sooner once it
 // makes none while the other side has hung up. Both are measured from the
-// last byte moved, so a long frame that keeps moving is never cut.
+// last byte moved, so a long frame that keeps moving is never cut. The
+// socket's deadlines are moved only when they come near, so a busy
+// connection does not pay for a deadline call per read or write.
 type batchConn struct {
 	net.Conn
 	peer        atomic.Pointer[batchConn] // flushed before this conn blocks in Read
-	idle, stall time.Duration             // set by pair before peer
+	idle, stall time.Duration             // set by pair before peer, both positive
+	readArmed   time.Time                 // the socket's read deadline; only the reading pump uses it
 
-	mu  sync.Mutex
-	on  bool
-	buf []byte
-	err error
+	mu         sync.Mutex
+	on         bool
+	buf        []byte
+	err        error
+	writeArmed time.Time // the socket's write deadline
 }
 
 // pair starts batching and deadlines on both ends of a relay.
@@ -53,9 +57,18 @@ func pair(a, b *batchConn, idle, stall time.Duration) {
 func (c *batchConn) Read(p []byte) (int, error) {
 	if peer := c.peer.Load(); peer != nil {
 		_ = peer.Flush() // a failure resurfaces on the peer's next write
-		_ = c.Conn.SetReadDeadline(time.Now().Add(c.idle))
+		c.armRead(time.Now())
 	}
 	return c.Conn.Read(p)
+}
+
+// armRead keeps the read deadline between idle and idle·9/8 ahead of now,
+// moving it only once less than idle is left.
+func (c *batchConn) armRead(now time.Time) {
+	if c.readArmed.Sub(now) < c.idle {
+		c.readArmed = now.Add(c.idle + c.idle/8)
+		_ = c.Conn.SetReadDeadline(c.readArmed)
+	}
 }
 
 func (c *batchConn) Write(p []byte) (int, error) {
@@ -113,24 +126,21 @@ const writeSlice = 250 * time.Millisecond
 // it has gone.
 var errPeerHungUp = errors.New("write stalled and the other side hung up")
 
-// send writes bufs and releases the batch. It fails once stall passes
-// with no byte written (never, if stall is 0), or once a whole slice
-// passes with none written while the other side has hung up. A failure
-// sticks, since part of a frame may have gone out.
+// send writes bufs and releases the batch. It fails once stall (> 0)
+// passes with no byte written, or once a timeout passes with none written
+// while the other side has hung up. A failure sticks, since part of a
+// frame may have gone out.
 func (c *batchConn) send(bufs net.Buffers, stall time.Duration) error {
 	defer c.release()
-	progress := time.Now()
+	now := time.Now()
+	progress := now
 	for {
-		var deadline time.Time
-		if stall > 0 {
-			deadline = time.Now().Add(min(writeSlice, stall))
-		}
-		_ = c.Conn.SetWriteDeadline(deadline)
+		c.armWrite(now, min(writeSlice, stall))
 		n, err := bufs.WriteTo(c.Conn)
 		if err == nil {
 			return nil
 		}
-		now := time.Now()
+		now = time.Now()
 		if n > 0 {
 			progress = now
 		}
@@ -143,6 +153,16 @@ func (c *batchConn) send(bufs net.Buffers, stall time.Duration) error {
 		}
 		c.err = err
 		return err
+	}
+}
+
+// armWrite keeps the write deadline at least half of slice ahead of now,
+// moving it slice ahead only when it is not. A write may then time out
+// early; send checks and goes on.
+func (c *batchConn) armWrite(now time.Time, slice time.Duration) {
+	if c.writeArmed.Sub(now) < slice/2 {
+		c.writeArmed = now.Add(slice)
+		_ = c.Conn.SetWriteDeadline(c.writeArmed)
 	}
 }
 
