@@ -27,18 +27,29 @@ func withHeartbeat(heartbeat, grace time.Duration) func(*Probe) {
 // broker's writes stall: the probe is then blocked writing to the runner.
 func stalledRelay(t *testing.T, r *rig) (runner, broker *websocket.Conn) {
 	t.Helper()
+	runner, broker = connectWithTasks(t, r)
+	streamUntilStalled(t, broker)
+	return runner, broker
+}
+
+func connectWithTasks(t *testing.T, r *rig) (runner, broker *websocket.Conn) {
+	t.Helper()
 	runner, broker = r.connect(t, "stalled")
 	startTask(t, runner, broker, "t1")
 	startTask(t, runner, broker, "t2")
+	return runner, broker
+}
+
+func streamUntilStalled(t *testing.T, broker *websocket.Conn) {
+	t.Helper()
 	frame := benchMessage(1 << 20)
 	for range 256 { // at most 256 MiB; loopback buffers fill long before
 		_ = broker.SetWriteDeadline(time.Now().Add(500 * time.Millisecond))
 		if err := broker.WriteMessage(websocket.TextMessage, frame); err != nil {
-			return runner, broker
+			return
 		}
 	}
 	t.Fatal("256 MiB went through a runner that reads nothing")
-	return nil, nil
 }
 
 // assertLost waits for the relay to end and checks its tasks were lost
@@ -82,6 +93,9 @@ func TestStalledRunnerThenBrokerResets(t *testing.T) {
 	if took := time.Since(start); took > r.probe.deadlines.idle/2 {
 		t.Fatalf("relay took %v to end; the hang-up was not seen", took)
 	}
+	if logs := r.logs.String(); !strings.Contains(logs, errPeerHungUp.Error()) {
+		t.Fatalf("the relay did not end on the hang-up:\n%s", logs)
+	}
 }
 
 // A runner that keeps sending but stops reading: only the write stall
@@ -89,7 +103,7 @@ func TestStalledRunnerThenBrokerResets(t *testing.T) {
 func TestRunnerThatStopsReadingIsCut(t *testing.T) {
 	r := newRig(t, withHeartbeat(time.Second, time.Second))
 	base := numGoroutines()
-	runner, broker := stalledRelay(t, r)
+	runner, broker := connectWithTasks(t, r)
 	defer runner.Close()
 	stop := make(chan struct{})
 	defer close(stop)
@@ -108,8 +122,12 @@ func TestRunnerThatStopsReadingIsCut(t *testing.T) {
 			}
 		}
 	}()
+	streamUntilStalled(t, broker)
 	closed := readUntilClose(broker)
 	assertLost(t, r, base)
+	if logs := r.logs.String(); !strings.Contains(logs, `close="write`) {
+		t.Fatalf("the relay did not end on the stalled write:\n%s", logs)
+	}
 	select {
 	case err := <-closed:
 		var ce *websocket.CloseError
