@@ -4,6 +4,8 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/metricname"
 )
 
 // descs are the live gauges' descriptors, read from the connections at
@@ -20,10 +22,10 @@ func newDescs(name string) descs {
 		return prometheus.NewDesc(metric, help, vars, l)
 	}
 	return descs{
-		running: d("n8n_runner_tasks_running", "Tasks the runners behind this probe are running: accepted minus done, error, cancelled and lost."),
-		offers:  d("n8n_runner_offers_open", "Unexpired task offers the runners have open with the broker."),
-		limit:   d("n8n_runner_inferred_max_concurrency", "Runner concurrency limit inferred from the wire: peak of open offers plus running, or the first offer burst; summed over connected runners."),
-		conns:   d("n8n_runner_connections", "Open websocket connections through the probe, by kind (runner or launcher).", "kind"),
+		running: d(metricname.RunnerTasksRunning, "Tasks the runners behind this probe are running: accepted minus done, error, cancelled and lost."),
+		offers:  d(metricname.RunnerOffersOpen, "Unexpired task offers the runners have open with the broker."),
+		limit:   d(metricname.RunnerInferredMaxConcurrency, "Runner concurrency limit inferred from the wire: peak of open offers plus running, or the first offer burst; summed over connected runners."),
+		conns:   d(metricname.RunnerConnections, "Open websocket connections through the probe, by kind (runner or launcher).", "kind"),
 	}
 }
 

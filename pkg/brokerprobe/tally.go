@@ -7,6 +7,8 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 	dto "github.com/prometheus/client_model/go"
+
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/metricname"
 )
 
 type outcome int
@@ -77,16 +79,16 @@ func newTally(probe string) *tally {
 	opts := func(name, help string) prometheus.CounterOpts {
 		return prometheus.CounterOpts{Name: name, Help: help, ConstLabels: l}
 	}
-	frames := prometheus.NewCounterVec(opts("n8n_runner_frames_total",
+	frames := prometheus.NewCounterVec(opts(metricname.RunnerFrames,
 		"Websocket data messages relayed, by direction."), []string{"direction"})
-	parseErrors := prometheus.NewCounter(opts("n8n_runner_frame_parse_errors_total",
+	parseErrors := prometheus.NewCounter(opts(metricname.RunnerFrameParseErrors,
 		"Relayed messages whose first 4 KiB did not parse as a task-runner message; they were forwarded unchanged."))
-	tasks := prometheus.NewCounterVec(opts("n8n_runner_tasks_total",
+	tasks := prometheus.NewCounterVec(opts(metricname.RunnerTasks,
 		"Tasks that reached an outcome on the runner's websocket."), []string{"outcome"})
-	rejections := prometheus.NewCounterVec(opts("n8n_runner_task_rejections_total",
+	rejections := prometheus.NewCounterVec(opts(metricname.RunnerTaskRejections,
 		"Task offers accepted by the broker but rejected by the runner, by reason class."), []string{"reason"})
 	duration := prometheus.NewHistogram(prometheus.HistogramOpts{
-		Name:        "n8n_runner_task_duration_seconds",
+		Name:        metricname.RunnerTaskDuration,
 		Help:        "Runner task time from runner:taskaccepted to runner:taskdone or runner:taskerror.",
 		ConstLabels: l,
 		Buckets:     durationBuckets,
