@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"math"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"reflect"
@@ -99,6 +100,35 @@ func TestOfAfterJSONRoundTrip(t *testing.T) {
 	}
 	if got := Of(back.Steps[2]); got != nil {
 		t.Errorf("a step without comparison gave %+v", got)
+	}
+}
+
+// The source and a failed scrape's error hide the URL's password and
+// query values: the HTTP client's error quotes the URL whole.
+func TestSourceAndErrorsHideURLSecrets(t *testing.T) {
+	srv := fixtureServer(t)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	closed := ln.Addr().String()
+	ln.Close()
+	for _, u := range []string{
+		strings.Replace(srv.URL, "http://", "http://u:P2@", 1) + "/nope?auth=T2",
+		"http://u:P2@" + closed + "/metrics?auth=T2",
+	} {
+		h := &Hook{Reader: &snapshot.Reader{URL: u}}
+		sr := loadgen.StepResult{Load: loadgen.Step{VUs: 1}}
+		h.Attach(context.Background(), &sr)
+		c := Of(sr)
+		if c == nil || c.Error == "" {
+			t.Fatalf("%s: comparison %+v, want an error", u, c)
+		}
+		for _, s := range []string{h.Source(), c.Error, string(sr.Exporter)} {
+			if strings.Contains(s, "P2") || strings.Contains(s, "T2") || !strings.Contains(s, "auth=xxxxx") {
+				t.Errorf("%q: want the password and query value hidden, the key kept", s)
+			}
+		}
 	}
 }
 
