@@ -150,7 +150,7 @@ func TestConnectionRefusedIsCountedNotFatal(t *testing.T) {
 	ln.Close()
 	res := runSweep(t, &Sweep{
 		Plan:   Plan{Model: Closed, Steps: ClosedSteps([]int{2}), Step: 300 * time.Millisecond},
-		Target: okTarget("http://" + addr + "/webhook/bench"),
+		Target: okTarget("http://u:P@" + addr + "/webhook/bench?token=T"),
 	})
 	f := res.Steps[0].Figures
 	if f.Passed != 0 || f.Errors["connection"] == 0 || f.Errors["connection"] != f.Requests {
@@ -159,8 +159,11 @@ func TestConnectionRefusedIsCountedNotFatal(t *testing.T) {
 	if f.Latency.Count != 0 || f.Latency.P95 != 0 {
 		t.Errorf("failed requests leaked into passing latency: %+v", f.Latency)
 	}
-	if !strings.Contains(f.ErrorExamples["connection"], "refused") {
-		t.Errorf("connection example %q", f.ErrorExamples["connection"])
+	// The client's error quotes the URL: the example hides its password
+	// and query value, and the total keeps the same text.
+	want := `Post "http://u:xxxxx@` + addr + `/webhook/bench?token=xxxxx": dial tcp ` + addr + ": connect: connection refused"
+	if ex := f.ErrorExamples["connection"]; ex != want || res.Total.ErrorExamples["connection"] != want {
+		t.Errorf("connection example %q, want %q", ex, want)
 	}
 }
 
@@ -321,6 +324,7 @@ func TestRunRejectsBadInput(t *testing.T) {
 		"bad model":   {Plan: Plan{Model: "ramp", Steps: ClosedSteps([]int{1}), Step: time.Second}, Target: good},
 		"open no cap": {Plan: Plan{Model: Open, Steps: OpenSteps([]float64{5}), Step: time.Second}, Target: good},
 		"bad url":     {Plan: Plan{Model: Closed, Steps: ClosedSteps([]int{1}), Step: time.Second}, Target: okTarget("ftp://x")},
+		"bad method":  {Plan: Plan{Model: Closed, Steps: ClosedSteps([]int{1}), Step: time.Second}, Target: &Target{URLs: []string{"http://127.0.0.1:1/"}, Method: "GE\tT", Client: NewClient(time.Second, 1)}},
 		"no timeout":  {Plan: Plan{Model: Closed, Steps: ClosedSteps([]int{1}), Step: time.Second}, Target: &Target{URLs: []string{"http://127.0.0.1:1/"}, Client: &http.Client{}}},
 	} {
 		if _, err := s.Run(context.Background()); err == nil {
