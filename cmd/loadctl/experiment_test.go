@@ -58,6 +58,8 @@ cases:
 func TestExperimentUsage(t *testing.T) {
 	bad := filepath.Join(t.TempDir(), "bad.yaml")
 	os.WriteFile(bad, []byte("name: x\napply: {command: [bash, up.sh]}\ncases: [{name: a, expect: {within: 7}}]\nload: {vus: [1]}\n"), 0o644)
+	badMethod := filepath.Join(t.TempDir(), "method.yaml")
+	os.WriteFile(badMethod, []byte("name: x\napply: {command: [bash, up.sh]}\ntarget: {method: GE T}\ncases: [{name: a}]\nload: {vus: [1]}\n"), 0o644)
 	for _, tc := range []struct {
 		args []string
 		want string
@@ -67,6 +69,7 @@ func TestExperimentUsage(t *testing.T) {
 		{[]string{"--spec", bad}, "expect.within 7"},
 		{[]string{"--spec", "/nonexistent.yaml"}, "no such file"},
 		{[]string{"--out", "x.json", bad}, "--out needs --spec"},
+		{[]string{"--spec", badMethod}, `target.method: method "GE T"`},
 	} {
 		var stdout, stderr bytes.Buffer
 		if code := run(append([]string{"experiment"}, tc.args...), &stdout, &stderr); code != exitUsage {

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/loadgen"
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/redact"
 )
 
 func buildTarget(f sweepFlags, plan loadgen.Plan) (*loadgen.Target, error) {
@@ -23,6 +24,9 @@ func buildTarget(f sweepFlags, plan loadgen.Plan) (*loadgen.Target, error) {
 	}
 	if f.timeout <= 0 {
 		return nil, fmt.Errorf("--timeout %v: must be positive", f.timeout)
+	}
+	if err := loadgen.CheckMethod(f.method); err != nil {
+		return nil, fmt.Errorf("--method: %w", err)
 	}
 	t := &loadgen.Target{URLs: f.urls, Method: strings.ToUpper(f.method), Header: http.Header{},
 		Client: loadgen.NewClient(f.timeout, planConcurrency(plan))}
@@ -107,7 +111,7 @@ func formFields(body []byte) (map[string]string, error) {
 func checkURL(u string) error {
 	p, err := url.Parse(u)
 	if err != nil || (p.Scheme != "http" && p.Scheme != "https") || p.Host == "" {
-		return fmt.Errorf("%q: want http(s)://host[:port]/path", u)
+		return fmt.Errorf("%q: want http(s)://host[:port]/path", redact.URL(u))
 	}
 	return nil
 }

@@ -124,3 +124,22 @@ func TestWriter(t *testing.T) {
 		t.Errorf("wrote %q", buf.String())
 	}
 }
+
+func TestJSON(t *testing.T) {
+	in := `{"settings":{"urls":["http://u:P@h/hook?token=T"],"exporter":"http://u:P2@h/m?auth=T2","n":12345678901234567890.5},
+"steps":[{"exporter":{"error":"scrape: Get \"http://u:P2@h/m?auth=T2\": refused"}}],"k":"plain"}`
+	out, err := JSON([]byte(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(out)
+	assertNoSecret(t, "JSON", s)
+	for _, want := range []string{`"n":12345678901234567890.5`, `"k":"plain"`, `http://u:xxxxx@h/hook?token=xxxxx`, `auth=xxxxx\"`} {
+		if !strings.Contains(s, want) {
+			t.Errorf("output lacks %s: %s", want, s)
+		}
+	}
+	if _, err := JSON([]byte("{")); err == nil {
+		t.Error("truncated JSON accepted")
+	}
+}
