@@ -5,5 +5,6 @@
 // "http://u:P@host/hook?token=T": dial tcp …`), and redacts each. Secrets
 // hides the values of environment variables whose names look secret
 // (TOKEN, PASSWORD, KEY, AUTH, …) wherever they appear, for the output
-// of commands run with that environment.
+// of commands run with that environment. Writer redacts a stream of
+// prints; JSON redacts every string of a saved document.
 package redact
