@@ -166,7 +166,7 @@ func TestSweepUpperCasesAValidMethod(t *testing.T) {
 	}))
 	defer srv.Close()
 	var stdout, stderr bytes.Buffer
-	if code := run(sweepArgs(srv.URL, "--vus", "1", "--step", "100ms", "--method", "put"), &stdout, &stderr); code != exitOK || method.Load() != "PUT" {
+	if code := run(sweepArgs(srv.URL, "--vus", "1", "--step", "500ms", "--method", "put"), &stdout, &stderr); code != exitOK || method.Load() != "PUT" {
 		t.Errorf("exit %d, server saw %v: %s", code, method.Load(), stderr.String())
 	}
 }
