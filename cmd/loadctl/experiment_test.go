@@ -48,6 +48,12 @@ cases:
     wait: {runner_limits: [4]}
     expect: {bottleneck: %s, fail_rate_max: 0}
 `, hook.URL+"/webhook/bench", fakeExporter(t), bottleneck)
+	return specFile(t, spec)
+}
+
+// specFile writes an experiment spec to a file of its own.
+func specFile(t *testing.T, spec string) string {
+	t.Helper()
 	path := filepath.Join(t.TempDir(), "spec.yaml")
 	if err := os.WriteFile(path, []byte(spec), 0o644); err != nil {
 		t.Fatal(err)

@@ -76,14 +76,9 @@ func TestSweepInterruptedKeepsPartialResultsAndExits130(t *testing.T) {
 	if code != exitInterrupted {
 		t.Fatalf("exit %d, want %d\n%s", code, exitInterrupted, log)
 	}
-	fh, err := os.Open(out)
+	res, err := readSaved(out, loadgen.ReadJSON)
 	if err != nil {
 		t.Fatalf("no partial result: %v\n%s", err, log)
-	}
-	defer fh.Close()
-	res, err := loadgen.ReadJSON(fh)
-	if err != nil {
-		t.Fatal(err)
 	}
 	if !res.Interrupted || len(res.Steps) == 0 || len(res.Steps) == 3 || res.Steps[0].Figures.Passed == 0 {
 		t.Errorf("interrupted %v, %d steps, first passed %d", res.Interrupted, len(res.Steps), res.Steps[0].Figures.Passed)
@@ -107,23 +102,14 @@ cases:
     wait: {runner_limits: [4]}
   - name: second
 `, srv.URL, fakeExporter(t))
-	dir := t.TempDir()
-	specPath, out := filepath.Join(dir, "spec.yaml"), filepath.Join(dir, "r.json")
-	if err := os.WriteFile(specPath, []byte(spec), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	code, log := interruptWhen(t, "settled after", "experiment", "--spec", specPath, "--out", out)
+	out := filepath.Join(t.TempDir(), "r.json")
+	code, log := interruptWhen(t, "settled after", "experiment", "--spec", specFile(t, spec), "--out", out)
 	if code != exitInterrupted {
 		t.Fatalf("exit %d, want %d\n%s", code, exitInterrupted, log)
 	}
-	fh, err := os.Open(out)
+	res, err := readSaved(out, experiment.ReadJSON)
 	if err != nil {
 		t.Fatalf("no partial result: %v\n%s", err, log)
-	}
-	defer fh.Close()
-	res, err := experiment.ReadJSON(fh)
-	if err != nil {
-		t.Fatal(err)
 	}
 	if len(res.Cases) != 1 || res.Cases[0].Sweep == nil || !res.Cases[0].Sweep.Interrupted || res.Passed {
 		t.Errorf("result %d cases, first %+v", len(res.Cases), res.Cases)

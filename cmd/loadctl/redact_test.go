@@ -3,11 +3,12 @@ package main
 import (
 	"bytes"
 	"fmt"
-	"net"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/n8n-ceiling/n8n-ceiling/internal/testtool"
 )
 
 // URL secrets the outputs must never show: the webhook's password and
@@ -81,24 +82,13 @@ func noSecrets(t *testing.T, outs map[string]string) {
 	}
 }
 
-func closedAddr(t *testing.T) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	ln.Close()
-	return addr
-}
-
 // A sweep against a live webhook and exporter, and one against a closed
 // port (connection errors quote the URL): stdout, stderr (progress and
 // step lines included), JSON, CSV and HTML hide every secret, and so does
 // a re-report of a result saved before loadctl redacted.
 func TestSweepOutputsHideURLSecrets(t *testing.T) {
 	_, srv := newCapture(t)
-	closed := "http://" + closedAddr(t)
+	closed := "http://" + testtool.ClosedAddr(t)
 	for name, urls := range map[string][2]string{
 		"live":   {webhookURL(srv.URL + "/webhook/bench"), exporterURL(fakeExporter(t))},
 		"closed": {webhookURL(closed + "/webhook/bench"), exporterURL(closed + "/metrics")},
@@ -136,7 +126,7 @@ func TestSweepOutputsHideURLSecrets(t *testing.T) {
 // stderr, JSON, HTML and Markdown hide every secret; so does a re-report.
 func TestExperimentOutputsHideSecrets(t *testing.T) {
 	_, srv := newCapture(t)
-	closed := "http://" + closedAddr(t)
+	closed := "http://" + testtool.ClosedAddr(t)
 	spec := fmt.Sprintf(`name: secrets
 apply: {kind: command, command: [bash, -c, 'echo "hook sees $LAB_API_TOKEN" >&2; if [ "$FAIL" = yes ]; then exit 3; fi'], timeout: 20s}
 env: {LAB_API_TOKEN: %s}
@@ -153,13 +143,9 @@ cases:
   - name: hook-fails
     env: {FAIL: "yes"}
 `, hookToken, webhookURL(srv.URL+"/webhook/bench"), exporterURL(fakeExporter(t)), webhookURL(closed+"/webhook/bench"))
-	specPath := filepath.Join(t.TempDir(), "spec.yaml")
-	if err := os.WriteFile(specPath, []byte(spec), 0o644); err != nil {
-		t.Fatal(err)
-	}
 	dir := t.TempDir()
 	var stdout, stderr bytes.Buffer
-	code := run([]string{"experiment", "--spec", specPath, "--out", filepath.Join(dir, "r.json"),
+	code := run([]string{"experiment", "--spec", specFile(t, spec), "--out", filepath.Join(dir, "r.json"),
 		"--report", filepath.Join(dir, "r.html"), "--markdown", filepath.Join(dir, "s.md")}, &stdout, &stderr)
 	if code != exitError {
 		t.Fatalf("exit %d, want %d (the hook fails)\n%s\n%s", code, exitError, stdout.String(), stderr.String())

@@ -5,13 +5,13 @@ import (
 	"context"
 	"encoding/json"
 	"math"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/n8n-ceiling/n8n-ceiling/internal/testtool"
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/loadgen"
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/snapshot"
 )
@@ -107,12 +107,7 @@ func TestOfAfterJSONRoundTrip(t *testing.T) {
 // query values: the HTTP client's error quotes the URL whole.
 func TestSourceAndErrorsHideURLSecrets(t *testing.T) {
 	srv := fixtureServer(t)
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	closed := ln.Addr().String()
-	ln.Close()
+	closed := testtool.ClosedAddr(t)
 	for _, u := range []string{
 		strings.Replace(srv.URL, "http://", "http://u:P2@", 1) + "/nope?auth=T2",
 		"http://u:P2@" + closed + "/metrics?auth=T2",

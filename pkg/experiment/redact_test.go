@@ -3,22 +3,11 @@ package experiment
 import (
 	"bytes"
 	"context"
-	"net"
 	"strings"
 	"testing"
-)
 
-// closedAddr is a loopback address nothing listens on.
-func closedAddr(t *testing.T) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	ln.Close()
-	return addr
-}
+	"github.com/n8n-ceiling/n8n-ceiling/internal/testtool"
+)
 
 // A hook that prints its secret env (from the spec and from loadctl's own
 // environment) and endpoint URLs with credentials: neither the log, the
@@ -26,7 +15,7 @@ func closedAddr(t *testing.T) string {
 // a secret-looking name (API_KEY=1) and the hook's other output stay.
 func TestHookOutputIsRedactedByValue(t *testing.T) {
 	t.Setenv("N8N_TEST_DB_PASSWORD", "pw-S3CRET-from-env")
-	addr := closedAddr(t)
+	addr := testtool.ClosedAddr(t)
 	script := `echo "token $LAB_API_TOKEN pw $N8N_TEST_DB_PASSWORD key $API_KEY count 1" >&2;` +
 		`echo "lab: webhook http://u:P@` + addr + `/hook?token=T";` +
 		`echo "lab: exporter-metrics http://u:P2@` + addr + `/metrics?auth=T2";` +

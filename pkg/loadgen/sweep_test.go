@@ -4,7 +4,6 @@ import (
 	"context"
 	"io"
 	"math"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -14,6 +13,8 @@ import (
 	"testing"
 	"testing/synctest"
 	"time"
+
+	"github.com/n8n-ceiling/n8n-ceiling/internal/testtool"
 )
 
 // delayHandler answers {"ok":true} after d, or earlier if the client
@@ -146,12 +147,7 @@ func TestOutcomesByKindAndRoundRobin(t *testing.T) {
 }
 
 func TestConnectionRefusedIsCountedNotFatal(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	ln.Close()
+	addr := testtool.ClosedAddr(t)
 	res := runSweep(t, &Sweep{
 		Plan:   Plan{Model: Closed, Steps: ClosedSteps([]int{2}), Step: 300 * time.Millisecond},
 		Target: okTarget("http://u:P@" + addr + "/webhook/bench?token=T"),

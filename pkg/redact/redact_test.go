@@ -5,12 +5,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net"
 	"net/http"
 	"net/url"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/n8n-ceiling/n8n-ceiling/internal/testtool"
 )
 
 func TestURL(t *testing.T) {
@@ -50,12 +51,7 @@ func assertNoSecret(t *testing.T, where, s string) {
 // Real errors from net/url and net/http quote the URL they failed on;
 // Text finds it and keeps the rest of the message.
 func TestTextInGoErrors(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	closed := ln.Addr().String()
-	ln.Close()
+	closed := testtool.ClosedAddr(t)
 	hook := "http://u:P@" + closed + "/hook?token=T"
 	_, postErr := (&http.Client{Timeout: 5 * time.Second}).Post(hook, "application/json", nil)
 	ctx, cancel := context.WithCancel(context.Background())
