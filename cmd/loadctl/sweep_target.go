@@ -33,10 +33,11 @@ func buildTarget(f sweepFlags, plan loadgen.Plan) (*loadgen.Target, error) {
 	if err := setBody(t, f); err != nil {
 		return nil, err
 	}
-	for _, h := range f.headers {
+	for i, h := range f.headers {
 		name, val, ok := strings.Cut(h, ":")
 		if !ok || strings.TrimSpace(name) == "" {
-			return nil, fmt.Errorf("--header %q: want 'Name: value'", h)
+			// The text is not shown: a header value is often a credential.
+			return nil, fmt.Errorf("--header (number %d): want 'Name: value'", i+1)
 		}
 		t.Header.Add(textproto.CanonicalMIMEHeaderKey(strings.TrimSpace(name)), strings.TrimSpace(val))
 	}

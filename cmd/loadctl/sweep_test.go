@@ -135,7 +135,7 @@ func TestSweepUsageErrorsNameTheFlag(t *testing.T) {
 		{"--set", sweepArgs(u, "--vus", "1", "--set", "novalue")},
 		{"--upload", sweepArgs(u, "--vus", "1", "--upload", "lots")},
 		{"--upload-mode", sweepArgs(u, "--vus", "1", "--upload", "1KiB", "--upload-mode", "zip")},
-		{"--header", sweepArgs(u, "--vus", "1", "--header", "nocolon")},
+		{"--header (number 2): want 'Name: value'", sweepArgs(u, "--vus", "1", "--header", "X-A: 1", "--header", "Bearer s3cret")},
 		{"--check", sweepArgs(u, "--vus", "1", "--check", "ok")},
 		{"-rate", sweepArgs(u, "--rate", "fast")},
 		{"--exporter", sweepArgs(u, "--vus", "1", "--exporter", "localhost:9810")},
