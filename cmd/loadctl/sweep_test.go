@@ -154,6 +154,9 @@ func TestSweepUsageErrorsNameTheFlag(t *testing.T) {
 		if !strings.Contains(stderr.String(), c.want) {
 			t.Errorf("%q: stderr %q does not name %q", c.args, stderr.String(), c.want)
 		}
+		if strings.Contains(stderr.String(), "s3cret") {
+			t.Errorf("%q: stderr %q shows a header value", c.args, stderr.String())
+		}
 	}
 }
 
