@@ -72,6 +72,10 @@ func (c *Collector) Run(ctx context.Context) {
 	t := time.NewTicker(c.cfg.N8nSampleInterval)
 	defer t.Stop()
 	for {
+		select { // this read serves a URL change already made
+		case <-c.n8n.wake:
+		default:
+		}
 		c.sampleN8n(ctx, time.Now())
 		select {
 		case <-ctx.Done():
