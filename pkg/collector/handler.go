@@ -6,10 +6,12 @@ import (
 	"math"
 	"net/http"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
+	dto "github.com/prometheus/client_model/go"
 )
 
 // ScrapeTimeoutHeader is where Prometheus states its scrape timeout.
@@ -18,8 +20,11 @@ const ScrapeTimeoutHeader = "X-Prometheus-Scrape-Timeout-Seconds"
 // MetricsHandler serves /metrics: each request takes a report from the
 // shared gather, bounded by its own context and scrape timeout, and emits
 // it through a registry of its own beside static (the process's own
-// collectors), as blackbox_exporter's probe handler does.
+// collectors), as blackbox_exporter's probe handler does. The requests a
+// gather served share one set of metric families, gathered once: a burst
+// costs one gather and one conversion, and an encoding per request.
 func (c *Collector) MetricsHandler(static prometheus.Gatherer, opts promhttp.HandlerOpts) http.Handler {
+	var families familyCache
 	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		timeout, err := ScrapeTimeout(req, c.cfg.ScrapeTimeoutOffset, c.cfg.ScrapeTimeout)
 		if err != nil {
@@ -33,10 +38,32 @@ func (c *Collector) MetricsHandler(static prometheus.Gatherer, opts promhttp.Han
 			http.Error(w, fmt.Sprintf("no report within the scrape timeout (%s): %v", timeout, err), http.StatusServiceUnavailable)
 			return
 		}
-		reg := prometheus.NewRegistry()
-		reg.MustRegister(ReportCollector{r})
-		promhttp.HandlerFor(prometheus.Gatherers{static, reg}, opts).ServeHTTP(w, req)
+		mfs, err := families.of(r, func() ([]*dto.MetricFamily, error) {
+			reg := prometheus.NewRegistry()
+			reg.MustRegister(ReportCollector{r})
+			return prometheus.Gatherers{static, reg}.Gather()
+		})
+		promhttp.HandlerFor(prometheus.GathererFunc(func() ([]*dto.MetricFamily, error) { return mfs, err }), opts).ServeHTTP(w, req)
 	})
+}
+
+// familyCache holds the metric families gathered for the latest report.
+type familyCache struct {
+	mu  sync.Mutex
+	r   *Report
+	mfs []*dto.MetricFamily
+	err error
+}
+
+// of returns r's families, gathering them on the first ask for r.
+func (fc *familyCache) of(r *Report, gather func() ([]*dto.MetricFamily, error)) ([]*dto.MetricFamily, error) {
+	fc.mu.Lock()
+	defer fc.mu.Unlock()
+	if fc.r != r {
+		fc.mfs, fc.err = gather()
+		fc.r = r
+	}
+	return fc.mfs, fc.err
 }
 
 // ScrapeTimeout is blackbox_exporter's getTimeout: Prometheus' header minus
