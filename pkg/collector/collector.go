@@ -56,7 +56,7 @@ type Config struct {
 	Timeout       time.Duration // per source
 	Logger        *slog.Logger
 	// ScrapeTimeout caps one gather (default 10s); ScrapeTimeoutOffset is
-	// taken off Prometheus' scrape-timeout header (default 0.5s).
+	// taken off Prometheus' scrape-timeout header (0 = none).
 	ScrapeTimeout       time.Duration
 	ScrapeTimeoutOffset time.Duration
 	// N8nSampleInterval spaces the background reads of n8n's histogram
@@ -86,7 +86,7 @@ func New(cfg Config) *Collector {
 		cfg.PlatformName = "platform"
 	}
 	cfg.ScrapeTimeout = cmp.Or(max(0, cfg.ScrapeTimeout), 10*time.Second)
-	cfg.ScrapeTimeoutOffset = cmp.Or(max(0, cfg.ScrapeTimeoutOffset), 500*time.Millisecond)
+	cfg.ScrapeTimeoutOffset = max(0, cfg.ScrapeTimeoutOffset)
 	cfg.N8nSampleInterval = cmp.Or(max(0, cfg.N8nSampleInterval), 5*time.Second)
 	c := &Collector{cfg: cfg, probeNodes: probeNodes(cfg.Probes, cfg.Logger)}
 	// With probes the runner's past saturation is unknown, so n8n's
