@@ -41,6 +41,7 @@ type Config struct {
 	ProbeListen      string        `env:"PROBE_LISTEN" help:"broker probe listen addresses, comma list"`
 	ProbeUpstream    string        `env:"PROBE_UPSTREAM" help:"task broker URL per probe, comma list"`
 	ProbeName        string        `env:"PROBE_NAME" help:"probe names, comma list"`
+	ProbeHeartbeat   string        `env:"PROBE_HEARTBEAT_INTERVAL" help:"the broker's N8N_RUNNERS_HEARTBEAT_INTERVAL (seconds, or a duration such as 30s); default 30"`
 	LogLevel         string        `env:"EXPORTER_LOG_LEVEL" envDefault:"info" help:"debug, info, warn or error"`
 	WebConfigFile    string        `env:"EXPORTER_WEB_CONFIG_FILE" help:"exporter-toolkit web config (TLS, basic auth) for every path; empty = plain HTTP, no auth"`
 	ScrapeTimeout    time.Duration `env:"EXPORTER_SCRAPE_TIMEOUT" envDefault:"10s" help:"longest gather for one request; Prometheus' scrape-timeout header lowers it"`
@@ -77,6 +78,11 @@ func parseConfig(args, environ []string, usage io.Writer) (Config, error) {
 	var cfg Config
 	if err := env.ParseWithOptions(&cfg, env.Options{Environment: vars}); err != nil {
 		return Config{}, namedEnvError(err)
+	}
+	// env applies a default to a variable set empty too; an empty Redis
+	// host set on purpose turns queue reading off.
+	if v, ok := vars["QUEUE_BULL_REDIS_HOST"]; ok && strings.TrimSpace(v) == "" {
+		cfg.RedisHost = ""
 	}
 	return cfg, cfg.validate()
 }
@@ -175,6 +181,13 @@ func (c *Config) validate() error {
 	probes, err := brokerprobe.ParseConfigs(c.ProbeListen, c.ProbeUpstream, c.ProbeName)
 	if err != nil {
 		errs = append(errs, err)
+	}
+	heartbeat, herr := brokerprobe.ParseHeartbeat(c.ProbeHeartbeat)
+	if herr != nil {
+		errs = append(errs, herr)
+	}
+	for i := range probes {
+		probes[i].HeartbeatInterval = heartbeat
 	}
 	c.probes = probes
 	if !c.Discovery && len(probes) == 0 && err == nil {
