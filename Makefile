@@ -43,7 +43,7 @@ EXPERIMENTS := runner-limit worker-bound memory pairs scenarios
 results: build deps
 	mkdir -p docs/results
 	rc=0; for n in $(EXPERIMENTS); do \
-	  LAB_PROBE=1 $(BIN)/loadctl experiment --spec e2e/experiments/$$n.yaml --quiet \
+	  LAB_PROBE=1 $(BIN)/loadctl experiment --spec e2e/experiments/$$n.yaml --quiet --record-body \
 	    --out docs/results/$$n.json --report docs/results/$$n.html || rc=$$?; \
 	done; \
 	$(BIN)/loadctl experiment --markdown docs/results/SUMMARY.md $(EXPERIMENTS:%=docs/results/%.json); exit $$rc

@@ -3,6 +3,7 @@ package compose
 import (
 	"bufio"
 	"os"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -35,19 +36,27 @@ func composeConfig(t *testing.T, envFile string) (string, error) {
 
 func resolved(t *testing.T) composeFile {
 	t.Helper()
-	out, err := composeConfig(t, ".env.example")
+	var cf composeFile
+	resolveInto(t, ".env.example", &cf)
+	return cf
+}
+
+var topLevelKey = regexp.MustCompile(`(?m)^(networks|services|version|volumes):`)
+
+// resolveInto decodes `docker-compose config` with envFile into v.
+func resolveInto(t *testing.T, envFile string, v any) {
+	t.Helper()
+	out, err := composeConfig(t, envFile)
 	if err != nil {
 		t.Fatalf("docker-compose config: %v\n%s", err, out)
 	}
-	var cf composeFile
 	// docker-compose may print warnings before the YAML.
-	if i := strings.Index(out, "services:"); i > 0 {
-		out = out[i:]
+	if loc := topLevelKey.FindStringIndex(out); loc != nil {
+		out = out[loc[0]:]
 	}
-	if err := yaml.Unmarshal([]byte(out), &cf); err != nil {
+	if err := yaml.Unmarshal([]byte(out), v); err != nil {
 		t.Fatalf("config output: %v\n%s", err, out)
 	}
-	return cf
 }
 
 func TestComposeConfigValid(t *testing.T) {
@@ -83,9 +92,6 @@ func TestComposeWiring(t *testing.T) {
 	}
 	if exp.Build.Dockerfile != "Dockerfile" {
 		t.Errorf("exporter build %+v, want the repo's Dockerfile", exp.Build)
-	}
-	if !slices.Contains(exp.Volumes, "/var/run/docker.sock:/var/run/docker.sock:ro") {
-		t.Errorf("exporter volumes %v: want the Docker socket read-only", exp.Volumes)
 	}
 	// A secret never gets a default in the compose file.
 	for k, v := range worker.Environment {

@@ -14,8 +14,8 @@ import (
 	"github.com/n8n-ceiling/n8n-ceiling/e2e/lab"
 )
 
-// Each task holds its runner slot for about 1.06 s, not 1.00 s: the BRIEF's
-// measured per-task overhead on this kind of machine.
+// Each task holds its runner slot for about 1.06 s, not 1.00 s: the
+// per-task overhead measured with hey on this kind of machine.
 const measuredTaskSeconds = 1.06
 
 // TestRunnerLimitSetsThroughput is the seed's isolation experiment in small:

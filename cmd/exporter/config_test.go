@@ -88,3 +88,37 @@ func TestConfigErrorsNameTheVariable(t *testing.T) {
 		t.Error("stray argument accepted")
 	}
 }
+
+// QUEUE_BULL_REDIS_HOST set empty turns Redis off (the flag too); unset,
+// it defaults to localhost.
+func TestConfigEmptyRedisHostTurnsQueueOff(t *testing.T) {
+	c, err := parseConfig(nil, []string{"QUEUE_BULL_REDIS_HOST="}, io.Discard)
+	if err != nil || c.RedisHost != "" {
+		t.Fatalf("env set empty: host %q, err %v", c.RedisHost, err)
+	}
+	c, err = parseConfig([]string{"-queue-bull-redis-host="}, nil, io.Discard)
+	if err != nil || c.RedisHost != "" {
+		t.Fatalf("flag set empty: host %q, err %v", c.RedisHost, err)
+	}
+}
+
+// PROBE_HEARTBEAT_INTERVAL reaches every probe, in n8n's seconds or as a
+// duration; a bad value names the variable.
+func TestConfigProbeHeartbeat(t *testing.T) {
+	base := []string{"PROBE_LISTEN=127.0.0.1:5711,127.0.0.1:5712", "PROBE_UPSTREAM=http://127.0.0.1:5689,http://127.0.0.1:5699"}
+	for in, want := range map[string]time.Duration{"": 0, "45": 45 * time.Second, "1m": time.Minute} {
+		c, err := parseConfig(nil, append(base, "PROBE_HEARTBEAT_INTERVAL="+in), io.Discard)
+		if err != nil {
+			t.Fatalf("%q: %v", in, err)
+		}
+		for _, p := range c.probes {
+			if p.HeartbeatInterval != want {
+				t.Fatalf("%q: probe %s heartbeat %v, want %v", in, p.Name, p.HeartbeatInterval, want)
+			}
+		}
+	}
+	_, err := parseConfig(nil, append(base, "PROBE_HEARTBEAT_INTERVAL=soon"), io.Discard)
+	if err == nil || !strings.Contains(err.Error(), "PROBE_HEARTBEAT_INTERVAL") || strings.Contains(err.Error(), "soon") {
+		t.Fatalf("bad heartbeat: %v", err)
+	}
+}

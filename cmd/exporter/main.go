@@ -20,6 +20,10 @@ func main() {
 		fmt.Fprintln(os.Stderr, "exporter: configuration:", err)
 		os.Exit(2)
 	}
+	if cfg.showVersion {
+		fmt.Println(readBuildInfo())
+		return
+	}
 	logger := slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: cfg.level}))
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()

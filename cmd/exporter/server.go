@@ -26,10 +26,13 @@ import (
 // run serves until ctx ends. ready, if set, receives the bound exporter
 // address once listening (tests use port 0).
 func run(ctx context.Context, cfg Config, logger *slog.Logger, ready chan<- string) error {
+	if err := checkWebConfig(cfg); err != nil {
+		return err
+	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	reg := prometheus.NewRegistry()
-	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}), readBuildInfo().collector())
 	var wg sync.WaitGroup
 	defer wg.Wait()
 	probes, err := startProbes(ctx, cfg, logger, reg, &wg)
@@ -37,7 +40,7 @@ func run(ctx context.Context, cfg Config, logger *slog.Logger, ready chan<- stri
 		return err
 	}
 	mux := http.NewServeMux()
-	mux.Handle("/metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{ErrorHandling: promhttp.ContinueOnError, ErrorLog: slogPrinter{logger}}))
+	opts := promhttp.HandlerOpts{ErrorHandling: promhttp.ContinueOnError, ErrorLog: slogPrinter{logger}}
 	mux.HandleFunc("/healthz", func(w http.ResponseWriter, _ *http.Request) { fmt.Fprintln(w, "ok") })
 	if cfg.Discovery {
 		col, closeSources, err := buildCollector(ctx, cfg, logger, probes, &wg)
@@ -45,10 +48,11 @@ func run(ctx context.Context, cfg Config, logger *slog.Logger, ready chan<- stri
 			return err
 		}
 		defer closeSources()
-		reg.MustRegister(col)
+		mux.Handle("/metrics", limitInFlight(col.MetricsHandler(reg, opts), cfg.MaxRequests))
 		mux.Handle("/", col.LandingHandler())
 		mux.Handle("/verdict", col.VerdictHandler())
 	} else {
+		mux.Handle("/metrics", limitInFlight(promhttp.HandlerFor(reg, opts), cfg.MaxRequests))
 		mux.Handle("/", probeLanding(probes))
 	}
 	return serve(ctx, cfg.Listen, mux, logger, ready, cfg)
@@ -63,6 +67,7 @@ func buildCollector(ctx context.Context, cfg Config, logger *slog.Logger, probes
 	}
 	cc := collector.Config{Platform: dc, PlatformName: "docker", N8nMetricsURL: cfg.N8nMetricsURL, ServiceTime: cfg.ServiceTime,
 		Timeout: cfg.SourceTimeout, Logger: logger}
+	cc.ScrapeTimeout, cc.ScrapeTimeoutOffset, cc.N8nSampleInterval = cfg.ScrapeTimeout, cfg.ScrapeOffset, cfg.N8nInterval
 	if _, err := os.Stat(cfg.CgroupRoot); err == nil {
 		cc.Memory = append(cc.Memory, collector.MemorySource{Name: "cgroup", Reader: dockerstats.CgroupMemory{Reader: cgroup.NewReader(cfg.CgroupRoot)}})
 	} else {
@@ -89,7 +94,10 @@ func buildCollector(ctx context.Context, cfg Config, logger *slog.Logger, probes
 			_ = c()
 		}
 	}
-	return collector.New(cc), closeAll, nil
+	col := collector.New(cc)
+	wg.Add(1)
+	go func() { defer wg.Done(); col.Run(ctx) }()
+	return col, closeAll, nil
 }
 
 // startProbes listens on every PROBE_LISTEN address and registers each
@@ -121,14 +129,14 @@ func serve(ctx context.Context, addr string, h http.Handler, logger *slog.Logger
 	if err != nil {
 		return fmt.Errorf("EXPORTER_LISTEN %s: %w", addr, err)
 	}
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	srv := newServer(h, cfg)
 	logger.Info("exporter listening", "listen", l.Addr().String(), "discovery", cfg.Discovery,
 		"redis", cfg.RedisHost != "" && cfg.Discovery, "probes", len(cfg.probes), "label_filter", cfg.ContainerLabel)
 	if ready != nil {
 		ready <- l.Addr().String()
 	}
 	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(l) }()
+	go func() { errc <- serveWeb(l, srv, cfg, logger) }()
 	select {
 	case <-ctx.Done():
 		shut, cancel := context.WithTimeout(context.Background(), 5*time.Second)

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -15,12 +14,13 @@ import (
 )
 
 type experimentFlags struct {
-	spec     string
-	dir      string
-	out      string
-	report   string
-	markdown string
-	quiet    bool
+	spec       string
+	dir        string
+	out        string
+	report     string
+	markdown   string
+	quiet      bool
+	recordBody bool
 }
 
 func newExperimentFlagSet(f *experimentFlags, stderr io.Writer) *flag.FlagSet {
@@ -31,11 +31,17 @@ func newExperimentFlagSet(f *experimentFlags, stderr io.Writer) *flag.FlagSet {
 	fs.StringVar(&f.report, "report", "", "write a self-contained HTML report to this file")
 	fs.StringVar(&f.markdown, "markdown", "", "write a Markdown summary (seed, measured, predicted) to this file")
 	fs.BoolVar(&f.quiet, "quiet", false, "no progress lines")
+	fs.BoolVar(&f.recordBody, "record-body", false, "keep the JSON request bodies in --out (spec target body, each sweep's settings.body); by default only their size and content type are kept")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: loadctl experiment --spec FILE [--out result.json] [--report report.html] [--markdown summary.md]")
 		fmt.Fprintln(stderr, "       loadctl experiment [--report r.html] [--markdown summary.md] RESULT.json...   (re-report saved results)")
 		fs.PrintDefaults()
-		fmt.Fprintln(stderr, "exit codes: 0 all checks passed, 99 a check failed, 1 a case could not run, 2 bad usage or spec")
+		fmt.Fprintln(stderr, "A spec runs commands: its apply.command runs as the user running loadctl, so whoever can edit")
+		fmt.Fprintln(stderr, "a spec can run anything as you. Run only specs you trust. The command's output is redacted")
+		fmt.Fprintln(stderr, "(values of its secret-looking env variables, URL passwords and query values) before it")
+		fmt.Fprintln(stderr, "reaches the terminal, logs and reports.")
+		fmt.Fprintln(stderr, "exit codes: 0 all checks passed, 99 a check failed, 1 a case could not run, 2 bad usage or spec,")
+		fmt.Fprintln(stderr, "130 interrupted (the cases so far are written)")
 	}
 	return fs
 }
@@ -65,9 +71,10 @@ func runExperiment(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "experiment %s: %s\n", spec.Name, line)
 		}
 	}
-	r := &experiment.Runner{Spec: spec, Apply: experiment.NewApplier(spec.Apply, f.dir, logf), Log: logf, ProgressLine: report.ProgressLine}
+	r := &experiment.Runner{Spec: spec, Apply: experiment.NewApplier(spec.Apply, f.dir, logf), Log: logf,
+		ProgressLine: report.ProgressLine, RecordBody: f.recordBody}
 	res := r.Run(ctx)
-	return experimentOutputs(f, []*experiment.Result{res}, stdout, stderr)
+	return experimentOutputs(f, []*experiment.Result{res}, ctx.Err() != nil, stdout, stderr)
 }
 
 // reReportExperiments renders saved results: the table for each, HTML for
@@ -79,7 +86,7 @@ func reReportExperiments(f experimentFlags, files []string, stdout, stderr io.Wr
 	}
 	var results []*experiment.Result
 	for _, name := range files {
-		res, err := readExperiment(name)
+		res, err := readSaved(name, experiment.ReadJSON)
 		if err != nil {
 			fmt.Fprintf(stderr, "loadctl experiment: %v\n", err)
 			return exitUsage
@@ -90,25 +97,13 @@ func reReportExperiments(f experimentFlags, files []string, stdout, stderr io.Wr
 		fmt.Fprintln(stderr, "loadctl experiment: --report renders one result; give one file")
 		return exitUsage
 	}
-	return experimentOutputs(f, results, stdout, stderr)
-}
-
-func readExperiment(name string) (*experiment.Result, error) {
-	fh, err := os.Open(name)
-	if err != nil {
-		return nil, err
-	}
-	defer fh.Close()
-	res, err := experiment.ReadJSON(fh)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
-	}
-	return res, nil
+	return experimentOutputs(f, results, false, stdout, stderr)
 }
 
 // experimentOutputs writes the table and the files asked for, then picks
-// the exit code: 1 when a case could not run, 99 when a check failed.
-func experimentOutputs(f experimentFlags, results []*experiment.Result, stdout, stderr io.Writer) int {
+// the exit code: 1 when a write failed or a case could not run, 130 when
+// a signal interrupted the run, 99 when a check failed.
+func experimentOutputs(f experimentFlags, results []*experiment.Result, interrupted bool, stdout, stderr io.Writer) int {
 	for _, res := range results {
 		if err := report.ExperimentTable(stdout, res); err != nil {
 			fmt.Fprintf(stderr, "loadctl experiment: %v\n", err)
@@ -127,11 +122,15 @@ func experimentOutputs(f experimentFlags, results []*experiment.Result, stdout, 
 		if wr.path == "" {
 			continue
 		}
-		if err := createWith(wr.path, wr.write); err != nil {
+		if err := writeFile(wr.path, wr.write); err != nil {
 			fmt.Fprintf(stderr, "loadctl experiment: %v\n", err)
 			return exitError
 		}
 		fmt.Fprintf(stderr, "loadctl experiment: wrote %s\n", wr.path)
+	}
+	if interrupted {
+		fmt.Fprintln(stderr, "loadctl experiment: interrupted; the cases so far are in the outputs")
+		return exitInterrupted
 	}
 	return experimentExit(results)
 }
@@ -140,7 +139,7 @@ func experimentExit(results []*experiment.Result) int {
 	code := exitOK
 	for _, res := range results {
 		if len(res.Cases) < len(res.Spec.Cases) {
-			return exitError // interrupted
+			return exitError // a saved run that was cut short
 		}
 		for _, c := range res.Cases {
 			switch {
@@ -152,12 +151,4 @@ func experimentExit(results []*experiment.Result) int {
 		}
 	}
 	return code
-}
-
-func createWith(path string, write func(io.Writer) error) error {
-	fh, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	return errors.Join(write(fh), fh.Close())
 }

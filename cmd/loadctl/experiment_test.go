@@ -48,6 +48,12 @@ cases:
     wait: {runner_limits: [4]}
     expect: {bottleneck: %s, fail_rate_max: 0}
 `, hook.URL+"/webhook/bench", fakeExporter(t), bottleneck)
+	return specFile(t, spec)
+}
+
+// specFile writes an experiment spec to a file of its own.
+func specFile(t *testing.T, spec string) string {
+	t.Helper()
 	path := filepath.Join(t.TempDir(), "spec.yaml")
 	if err := os.WriteFile(path, []byte(spec), 0o644); err != nil {
 		t.Fatal(err)
@@ -58,6 +64,8 @@ cases:
 func TestExperimentUsage(t *testing.T) {
 	bad := filepath.Join(t.TempDir(), "bad.yaml")
 	os.WriteFile(bad, []byte("name: x\napply: {command: [bash, up.sh]}\ncases: [{name: a, expect: {within: 7}}]\nload: {vus: [1]}\n"), 0o644)
+	badMethod := filepath.Join(t.TempDir(), "method.yaml")
+	os.WriteFile(badMethod, []byte("name: x\napply: {command: [bash, up.sh]}\ntarget: {method: GE T}\ncases: [{name: a}]\nload: {vus: [1]}\n"), 0o644)
 	for _, tc := range []struct {
 		args []string
 		want string
@@ -67,6 +75,7 @@ func TestExperimentUsage(t *testing.T) {
 		{[]string{"--spec", bad}, "expect.within 7"},
 		{[]string{"--spec", "/nonexistent.yaml"}, "no such file"},
 		{[]string{"--out", "x.json", bad}, "--out needs --spec"},
+		{[]string{"--spec", badMethod}, `target.method: method "GE T"`},
 	} {
 		var stdout, stderr bytes.Buffer
 		if code := run(append([]string{"experiment"}, tc.args...), &stdout, &stderr); code != exitUsage {

@@ -7,13 +7,16 @@ import (
 	"io"
 	"os"
 	"sort"
+
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/redact"
 )
 
 // Exit codes shared by every subcommand.
 const (
-	exitOK    = 0
-	exitError = 1
-	exitUsage = 2
+	exitOK          = 0
+	exitError       = 1
+	exitUsage       = 2
+	exitInterrupted = 130 // SIGINT or SIGTERM; the partial results were written
 )
 
 type command func(args []string, stdout, stderr io.Writer) int
@@ -28,7 +31,10 @@ func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
+// run is loadctl. Everything it prints passes through redact.Writer, so
+// no message shows a URL's password or query values, whatever carries it.
 func run(args []string, stdout, stderr io.Writer) int {
+	stdout, stderr = redact.Writer{W: stdout}, redact.Writer{W: stderr}
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
 		usage(stderr)
 		if len(args) == 0 {

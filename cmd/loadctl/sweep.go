@@ -14,6 +14,7 @@ import (
 
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/comparison"
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/loadgen"
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/redact"
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/snapshot"
 )
 
@@ -48,6 +49,7 @@ type sweepFlags struct {
 	metricsListen string
 	quiet         bool
 	from          string
+	recordBody    bool
 }
 
 func newSweepFlagSet(f *sweepFlags, stderr io.Writer) *flag.FlagSet {
@@ -78,6 +80,14 @@ func newSweepFlagSet(f *sweepFlags, stderr io.Writer) *flag.FlagSet {
 	fs.StringVar(&f.metricsListen, "metrics-listen", "127.0.0.1:9811", "serve loadctl_ metrics here during the sweep; empty disables")
 	fs.BoolVar(&f.quiet, "quiet", false, "no live progress")
 	fs.StringVar(&f.from, "from", "", "send no load: re-report a saved --out result (table, --csv, --report, --threshold)")
+	fs.BoolVar(&f.recordBody, "record-body", false, "keep the JSON request body in --out (settings.body); by default only its size and content type are kept")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: loadctl sweep --url URL (--vus N,… | --rate R,…/s) [flags]")
+		fmt.Fprintln(stderr, "       loadctl sweep --from result.json [--csv …] [--report …] [--threshold …]   (re-report, no load)")
+		fs.PrintDefaults()
+		fmt.Fprintln(stderr, "URL passwords and query values are shown as xxxxx in everything loadctl prints or writes.")
+		fmt.Fprintln(stderr, "exit codes: 0 ok, 99 a threshold failed, 1 an error (e.g. an unwritable output), 2 bad usage, 130 interrupted (partial results written)")
+	}
 	return fs
 }
 
@@ -104,22 +114,28 @@ func runSweep(args []string, stdout, stderr io.Writer) int {
 	}
 	defer stopMetrics()
 	attachProgress(sw, f.quiet, stderr)
-	fmt.Fprintf(stderr, "loadctl sweep: %s against %s\n", sw.Plan, strings.Join(f.urls, ", "))
+	fmt.Fprintf(stderr, "loadctl sweep: %s against %s\n", sw.Plan, strings.Join(redact.URLs(f.urls), ", "))
 	res, err := sw.Run(ctx)
 	if err != nil {
 		fmt.Fprintf(stderr, "loadctl sweep: %v\n", err)
 		return exitUsage
 	}
-	return finish(f, res, thresholds, stdout, stderr)
+	return finish(f, res, thresholds, ctx.Err() != nil, stdout, stderr)
 }
 
-// finish checks thresholds, writes the outputs and picks the exit code.
-func finish(f sweepFlags, res *loadgen.Result, thresholds []loadgen.Threshold, stdout, stderr io.Writer) int {
+// finish checks thresholds, writes the outputs and picks the exit code:
+// a failed write first, then an interruption (by a signal), then a
+// failed threshold.
+func finish(f sweepFlags, res *loadgen.Result, thresholds []loadgen.Threshold, interrupted bool, stdout, stderr io.Writer) int {
 	failed := checkThresholds(res, thresholds)
 	if code := writeOutputs(f, res, stdout, stderr); code != exitOK {
 		return code
 	}
-	if failed {
+	switch {
+	case interrupted:
+		fmt.Fprintln(stderr, "loadctl sweep: interrupted; the steps so far are in the outputs")
+		return exitInterrupted
+	case failed:
 		return exitThreshold
 	}
 	return exitOK
@@ -137,22 +153,16 @@ func reReport(f sweepFlags, stdout, stderr io.Writer) int {
 		}
 		ths = append(ths, th)
 	}
-	fh, err := os.Open(f.from)
+	res, err := readSaved(f.from, loadgen.ReadJSON)
 	if err != nil {
 		fmt.Fprintf(stderr, "loadctl sweep: --from: %v\n", err)
-		return exitUsage
-	}
-	defer fh.Close()
-	res, err := loadgen.ReadJSON(fh)
-	if err != nil {
-		fmt.Fprintf(stderr, "loadctl sweep: --from %s: %v\n", f.from, err)
 		return exitUsage
 	}
 	if f.out == f.from {
 		f.out = "" // never overwrite the input
 	}
 	res.Thresholds = []loadgen.ThresholdResult{}
-	return finish(f, res, ths, stdout, stderr)
+	return finish(f, res, ths, false, stdout, stderr)
 }
 
 // buildSweep turns flags into a sweep; every error names its flag.
@@ -173,7 +183,7 @@ func buildSweep(f sweepFlags) (*loadgen.Sweep, []loadgen.Threshold, error) {
 		}
 		ths = append(ths, th)
 	}
-	sw := &loadgen.Sweep{Plan: plan, Target: target}
+	sw := &loadgen.Sweep{Plan: plan, Target: target, RecordBody: f.recordBody}
 	if f.exporter != "" {
 		if err := checkURL(f.exporter); err != nil {
 			return nil, nil, fmt.Errorf("--exporter: %w", err)
@@ -200,6 +210,9 @@ func sweepPlan(f sweepFlags) (loadgen.Plan, error) {
 	}
 	if f.warmup < 0 {
 		return p, fmt.Errorf("--warmup %v: must not be negative", f.warmup)
+	}
+	if f.maxInFlight < 0 {
+		return p, fmt.Errorf("--max-in-flight %d: must not be negative", f.maxInFlight)
 	}
 	if err := p.Validate(); err != nil {
 		return p, fmt.Errorf("--vus/--rate/--step/--max-in-flight: %w", err)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/loadgen"
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/loadgen/prom"
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/redact"
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/report"
 )
 
@@ -50,6 +51,9 @@ func attachProgress(sw *loadgen.Sweep, quiet bool, stderr io.Writer) {
 }
 
 func isTerminal(w io.Writer) bool {
+	if rw, ok := w.(redact.Writer); ok {
+		w = rw.W
+	}
 	f, ok := w.(*os.File)
 	if !ok {
 		return false
@@ -88,7 +92,7 @@ func writeOutputs(f sweepFlags, res *loadgen.Result, stdout, stderr io.Writer) i
 		if o.path == "" {
 			continue
 		}
-		if err := createWith(o.path, func(w io.Writer) error { return o.write(w, res) }); err != nil {
+		if err := writeFile(o.path, func(w io.Writer) error { return o.write(w, res) }); err != nil {
 			fmt.Fprintf(stderr, "loadctl sweep: %s %s: %v\n", o.flag, o.path, err)
 			code = exitError
 			continue

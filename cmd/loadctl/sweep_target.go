@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/loadgen"
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/redact"
 )
 
 func buildTarget(f sweepFlags, plan loadgen.Plan) (*loadgen.Target, error) {
@@ -24,15 +25,19 @@ func buildTarget(f sweepFlags, plan loadgen.Plan) (*loadgen.Target, error) {
 	if f.timeout <= 0 {
 		return nil, fmt.Errorf("--timeout %v: must be positive", f.timeout)
 	}
+	if err := loadgen.CheckMethod(f.method); err != nil {
+		return nil, fmt.Errorf("--method: %w", err)
+	}
 	t := &loadgen.Target{URLs: f.urls, Method: strings.ToUpper(f.method), Header: http.Header{},
 		Client: loadgen.NewClient(f.timeout, planConcurrency(plan))}
 	if err := setBody(t, f); err != nil {
 		return nil, err
 	}
-	for _, h := range f.headers {
+	for i, h := range f.headers {
 		name, val, ok := strings.Cut(h, ":")
 		if !ok || strings.TrimSpace(name) == "" {
-			return nil, fmt.Errorf("--header %q: want 'Name: value'", h)
+			// The text is not shown: a header value is often a credential.
+			return nil, fmt.Errorf("--header (number %d): want 'Name: value'", i+1)
 		}
 		t.Header.Add(textproto.CanonicalMIMEHeaderKey(strings.TrimSpace(name)), strings.TrimSpace(val))
 	}
@@ -107,7 +112,7 @@ func formFields(body []byte) (map[string]string, error) {
 func checkURL(u string) error {
 	p, err := url.Parse(u)
 	if err != nil || (p.Scheme != "http" && p.Scheme != "https") || p.Host == "" {
-		return fmt.Errorf("%q: want http(s)://host[:port]/path", u)
+		return fmt.Errorf("%q: want http(s)://host[:port]/path", redact.URL(u))
 	}
 	return nil
 }

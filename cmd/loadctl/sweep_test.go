@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/loadgen"
@@ -123,29 +124,53 @@ func TestSweepMultipartUpload(t *testing.T) {
 
 func TestSweepUsageErrorsNameTheFlag(t *testing.T) {
 	u := "http://127.0.0.1:1/webhook/bench"
-	cases := map[string][]string{
-		"--url":            {"sweep", "--vus", "1"},
-		"--vus and --rate": sweepArgs(u, "--vus", "1", "--rate", "2/s"),
-		"--vus (closed":    sweepArgs(u),
-		"--threshold":      sweepArgs(u, "--vus", "1", "--threshold", "p95<60"),
-		"--set":            sweepArgs(u, "--vus", "1", "--set", "novalue"),
-		"--upload":         sweepArgs(u, "--vus", "1", "--upload", "lots"),
-		"--upload-mode":    sweepArgs(u, "--vus", "1", "--upload", "1KiB", "--upload-mode", "zip"),
-		"--header":         sweepArgs(u, "--vus", "1", "--header", "nocolon"),
-		"--check":          sweepArgs(u, "--vus", "1", "--check", "ok"),
-		"-rate":            sweepArgs(u, "--rate", "fast"),
-		"--exporter":       sweepArgs(u, "--vus", "1", "--exporter", "localhost:9810"),
-		"--step":           sweepArgs(u, "--vus", "1", "--step", "0s"),
-		"unexpected":       sweepArgs(u, "--vus", "1", "extra"),
-	}
-	for want, args := range cases {
+	for _, c := range []struct {
+		want string
+		args []string
+	}{
+		{"--url", []string{"sweep", "--vus", "1"}},
+		{"--vus and --rate", sweepArgs(u, "--vus", "1", "--rate", "2/s")},
+		{"--vus (closed", sweepArgs(u)},
+		{"--threshold", sweepArgs(u, "--vus", "1", "--threshold", "p95<60")},
+		{"--set", sweepArgs(u, "--vus", "1", "--set", "novalue")},
+		{"--upload", sweepArgs(u, "--vus", "1", "--upload", "lots")},
+		{"--upload-mode", sweepArgs(u, "--vus", "1", "--upload", "1KiB", "--upload-mode", "zip")},
+		{"--header (number 2): want 'Name: value'", sweepArgs(u, "--vus", "1", "--header", "X-A: 1", "--header", "Bearer s3cret")},
+		{"--check", sweepArgs(u, "--vus", "1", "--check", "ok")},
+		{"-rate", sweepArgs(u, "--rate", "fast")},
+		{"--exporter", sweepArgs(u, "--vus", "1", "--exporter", "localhost:9810")},
+		{"--step", sweepArgs(u, "--vus", "1", "--step", "0s")},
+		{"unexpected", sweepArgs(u, "--vus", "1", "extra")},
+		{"--max-in-flight -3", sweepArgs(u, "--vus", "1", "--max-in-flight", "-3")},
+		{"--max-in-flight -1", sweepArgs(u, "--rate", "2/s", "--max-in-flight", "-1")},
+		{"--method: method \"GE\\tT\"", sweepArgs(u, "--vus", "1", "--method", "GE\tT")},
+		{"--method: method is empty", sweepArgs(u, "--vus", "1", "--method", "")},
+		{"--method: method \"ge t\"", sweepArgs(u, "--vus", "1", "--method", "ge t")},
+	} {
 		var stdout, stderr bytes.Buffer
-		if code := run(args, &stdout, &stderr); code != exitUsage {
-			t.Errorf("%v: exit %d, want %d", args, code, exitUsage)
+		if code := run(c.args, &stdout, &stderr); code != exitUsage {
+			t.Errorf("%q: exit %d, want %d", c.args, code, exitUsage)
 		}
-		if !strings.Contains(stderr.String(), want) {
-			t.Errorf("%v: stderr %q does not name %q", args, stderr.String(), want)
+		if !strings.Contains(stderr.String(), c.want) {
+			t.Errorf("%q: stderr %q does not name %q", c.args, stderr.String(), c.want)
 		}
+		if strings.Contains(stderr.String(), "s3cret") {
+			t.Errorf("%q: stderr %q shows a header value", c.args, stderr.String())
+		}
+	}
+}
+
+// A lower-case method is a valid token and is sent upper-cased.
+func TestSweepUpperCasesAValidMethod(t *testing.T) {
+	var method atomic.Value
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		method.Store(r.Method)
+		w.Write([]byte(`{"ok":true}`))
+	}))
+	defer srv.Close()
+	var stdout, stderr bytes.Buffer
+	if code := run(sweepArgs(srv.URL, "--vus", "1", "--step", "500ms", "--method", "put"), &stdout, &stderr); code != exitOK || method.Load() != "PUT" {
+		t.Errorf("exit %d, server saw %v: %s", code, method.Load(), stderr.String())
 	}
 }
 

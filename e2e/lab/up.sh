@@ -45,12 +45,12 @@ bash "$here/install.sh" >&2
 # the database. They live in a 0600 file and reach containers by --env-file.
 secrets="$LAB_STATE/secrets.env"
 if [ ! -s "$secrets" ]; then
-  umask 077
+  (umask 077
   { echo "N8N_ENCRYPTION_KEY=$(head -c 24 /dev/urandom | base64 | tr -d '/+=')"
     echo "N8N_RUNNERS_AUTH_TOKEN=$(head -c 24 /dev/urandom | base64 | tr -d '/+=')"
-    echo "DB_POSTGRESDB_PASSWORD=$(head -c 18 /dev/urandom | base64 | tr -d '/+=')"; } >"$secrets"
-  umask 022
+    echo "DB_POSTGRESDB_PASSWORD=$(head -c 18 /dev/urandom | base64 | tr -d '/+=')"; } >"$secrets")
 fi
+chmod 600 "$secrets"
 # shellcheck disable=SC1090
 . "$secrets"
 
@@ -162,6 +162,11 @@ prune() {
 
 mkdir -p "$run/containers" "$run/env"
 envdir="$run/env"
+# The env files carry the secrets: from here on every file is written
+# owner-only, and any an older run left wider is narrowed before reuse.
+umask 077
+chmod 700 "$envdir"
+find "$envdir" -maxdepth 1 -name '*.env' -exec chmod 600 {} +
 
 # main
 common_env >"$envdir/main.env"
@@ -224,6 +229,7 @@ join() { local IFS=,; echo "$*"; }
   echo "PROBE_LISTEN=$(join "${probe_listen[@]}")"
   echo "PROBE_UPSTREAM=$(join "${probe_upstream[@]}")"
   echo "PROBE_NAME=$(join "${probe_name[@]}")"; } >"$envdir/exporter.env"
+"$LAB_STATE/bin/labctl" check-private "$LAB_STATE" || die "secret-bearing files are readable beyond root"
 exporter_hash=$(cat "$envdir/exporter.env" "$LAB_STATE/bin/exporter" | sha256sum | cut -c1-16)
 if ! alive "$run/exporter.pid" || [ "$(cat "$run/exporter.hash" 2>/dev/null)" != "$exporter_hash" ]; then
   alive "$run/exporter.pid" && { kill "$(cat "$run/exporter.pid")"; sleep 0.5; }

@@ -1,6 +1,7 @@
 // Package testtool holds helpers shared by tests: a goroutine-safe log
-// buffer, and a check that lets tests use an external binary (chromium, promtool,
-// docker-compose) without passing silently where it is missing.
+// buffer, a loopback address nothing listens on, and a check that lets
+// tests use an external binary (chromium, promtool, docker-compose)
+// without passing silently where it is missing.
 package testtool
 
 import (

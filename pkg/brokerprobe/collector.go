@@ -4,12 +4,16 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/metricname"
 )
 
-// descs are the probe's metric descriptors. The probe name is a constant
-// label, so several probes can be registered on one registry.
+// descs are the live gauges' descriptors, read from the connections at
+// scrape time. The probe name is a constant label, so several probes can
+// be registered on one registry. The counters and the task-time histogram
+// are client_golang metrics held by the tally.
 type descs struct {
-	running, offers, limit, conns, tasks, rejections, duration, frames, parseErrors *prometheus.Desc
+	running, offers, limit, conns *prometheus.Desc
 }
 
 func newDescs(name string) descs {
@@ -18,55 +22,36 @@ func newDescs(name string) descs {
 		return prometheus.NewDesc(metric, help, vars, l)
 	}
 	return descs{
-		running:     d("n8n_runner_tasks_running", "Tasks the runners behind this probe are running: accepted minus done, error, cancelled and lost."),
-		offers:      d("n8n_runner_offers_open", "Unexpired task offers the runners have open with the broker."),
-		limit:       d("n8n_runner_inferred_max_concurrency", "Runner concurrency limit inferred from the wire: peak of open offers plus running, or the first offer burst; summed over connected runners."),
-		conns:       d("n8n_runner_connections", "Open websocket connections through the probe, by kind (runner or launcher).", "kind"),
-		tasks:       d("n8n_runner_tasks_total", "Tasks that reached an outcome on the runner's websocket.", "outcome"),
-		rejections:  d("n8n_runner_task_rejections_total", "Task offers accepted by the broker but rejected by the runner, by reason class.", "reason"),
-		duration:    d("n8n_runner_task_duration_seconds", "Runner task time from runner:taskaccepted to runner:taskdone or runner:taskerror."),
-		frames:      d("n8n_runner_frames_total", "Websocket data messages relayed, by direction.", "direction"),
-		parseErrors: d("n8n_runner_frame_parse_errors_total", "Relayed messages whose first 4 KiB did not parse as a task-runner message; they were forwarded unchanged."),
+		running: d(metricname.RunnerTasksRunning, "Tasks the runners behind this probe are running: accepted minus done, error, cancelled and lost."),
+		offers:  d(metricname.RunnerOffersOpen, "Unexpired task offers the runners have open with the broker."),
+		limit:   d(metricname.RunnerInferredMaxConcurrency, "Runner concurrency limit inferred from the wire: peak of open offers plus running, or the first offer burst; summed over connected runners."),
+		conns:   d(metricname.RunnerConnections, "Open websocket connections through the probe, by kind (runner or launcher).", "kind"),
 	}
 }
 
 // Describe implements prometheus.Collector.
 func (p *Probe) Describe(ch chan<- *prometheus.Desc) {
 	d := p.descs
-	for _, desc := range []*prometheus.Desc{d.running, d.offers, d.limit, d.conns, d.tasks, d.rejections, d.duration, d.frames, d.parseErrors} {
+	for _, desc := range []*prometheus.Desc{d.running, d.offers, d.limit, d.conns} {
 		ch <- desc
 	}
+	p.tally.describe(ch)
 }
 
-// Collect implements prometheus.Collector, reading the live state and
-// counters at scrape time.
+// Collect implements prometheus.Collector: the gauges are read from the
+// live connections, the counters and histogram are the tally's own.
 func (p *Probe) Collect(ch chan<- prometheus.Metric) {
-	now := p.now()
-	g := p.gauges(now)
-	t := p.tally.snapshot(now)
+	g := p.gauges(p.now())
 	d := p.descs
 	gauge := func(desc *prometheus.Desc, v int, labels ...string) {
 		ch <- prometheus.MustNewConstMetric(desc, prometheus.GaugeValue, float64(v), labels...)
-	}
-	counter := func(desc *prometheus.Desc, v uint64, labels ...string) {
-		ch <- prometheus.MustNewConstMetric(desc, prometheus.CounterValue, float64(v), labels...)
 	}
 	gauge(d.running, g.running)
 	gauge(d.offers, g.offers)
 	gauge(d.limit, g.limit)
 	gauge(d.conns, g.runnerConns, "runner")
 	gauge(d.conns, g.launcherConns, "launcher")
-	for i, v := range t.outcomes {
-		counter(d.tasks, v, outcomeLabels[i])
-	}
-	for i, v := range t.rejections {
-		counter(d.rejections, v, rejectionLabels[i])
-	}
-	for i, v := range t.frames {
-		counter(d.frames, v, directionLabels[i])
-	}
-	counter(d.parseErrors, t.parseErrors)
-	ch <- prometheus.MustNewConstHistogram(d.duration, t.durCount, t.durSum, t.cumulative)
+	p.tally.collect(ch)
 }
 
 // gaugeValues sums the live connections. Launcher connections are kept
@@ -105,7 +90,7 @@ type Stats struct {
 func (p *Probe) Stats() Stats {
 	now := p.now()
 	g := p.gauges(now)
-	t := p.tally.snapshot(now)
+	mean, count := p.tally.recentMean(now)
 	return Stats{
 		Name:                p.cfg.Name,
 		Running:             g.running,
@@ -113,9 +98,9 @@ func (p *Probe) Stats() Stats {
 		InferredLimit:       g.limit,
 		RunnerConnections:   g.runnerConns,
 		LauncherConnections: g.launcherConns,
-		TasksDone:           t.outcomes[outcomeDone],
-		TasksFailed:         t.outcomes[outcomeError] + t.outcomes[outcomeLost],
-		RecentTaskMean:      t.recentMean,
-		RecentTaskCount:     t.recentCount,
+		TasksDone:           p.tally.count(outcomeDone),
+		TasksFailed:         p.tally.count(outcomeError) + p.tally.count(outcomeLost),
+		RecentTaskMean:      mean,
+		RecentTaskCount:     count,
 	}
 }

@@ -1,11 +1,13 @@
 package brokerprobe
 
 import (
+	"bytes"
 	"io"
 	"log/slog"
 	"testing"
 
 	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/common/expfmt"
 )
 
 func newPedanticRegistry(t *testing.T, cs ...prometheus.Collector) *prometheus.Registry {
@@ -17,6 +19,23 @@ func newPedanticRegistry(t *testing.T, cs ...prometheus.Collector) *prometheus.R
 		}
 	}
 	return reg
+}
+
+// metricsText is every metric c exposes, in the text format a scrape gets.
+func metricsText(t *testing.T, c prometheus.Collector) string {
+	t.Helper()
+	mfs, err := newPedanticRegistry(t, c).Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	enc := expfmt.NewEncoder(&b, expfmt.NewFormat(expfmt.TypeTextPlain))
+	for _, mf := range mfs {
+		if err := enc.Encode(mf); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return b.String()
 }
 
 // Two probes in one exporter must register side by side.

@@ -3,6 +3,9 @@ package brokerprobe
 import (
 	"fmt"
 	"net/url"
+	"strconv"
+	"strings"
+	"time"
 
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/brokerprobe/route"
 )
@@ -12,6 +15,41 @@ type Config struct {
 	Name     string // the probe label value
 	Listen   string // host:port the caller serves Handler on
 	Upstream string // the worker's task broker, e.g. "http://127.0.0.1:5689"
+	// HeartbeatInterval (PROBE_HEARTBEAT_INTERVAL) must match the broker's
+	// N8N_RUNNERS_HEARTBEAT_INTERVAL; 0 means n8n's default, 30 s. The
+	// broker pings every interval and the runner pongs, so a side that
+	// sends no byte, or takes none, for two intervals is cut. Set shorter
+	// than the broker's, it cuts idle runners the broker would keep.
+	HeartbeatInterval time.Duration
+}
+
+// DefaultHeartbeatInterval is n8n's default N8N_RUNNERS_HEARTBEAT_INTERVAL.
+const DefaultHeartbeatInterval = 30 * time.Second
+
+// ParseHeartbeat reads PROBE_HEARTBEAT_INTERVAL: whole seconds, as n8n's
+// N8N_RUNNERS_HEARTBEAT_INTERVAL is written ("30"), or a Go duration
+// ("30s"). Empty gives 0, the default.
+func ParseHeartbeat(s string) (time.Duration, error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return 0, nil
+	}
+	if n, err := strconv.Atoi(s); err == nil && n > 0 {
+		return time.Duration(n) * time.Second, nil
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil || d <= 0 {
+		return 0, fmt.Errorf("PROBE_HEARTBEAT_INTERVAL: want whole seconds as in N8N_RUNNERS_HEARTBEAT_INTERVAL (e.g. 30) or a positive duration (e.g. 30s)")
+	}
+	return d, nil
+}
+
+// heartbeat is the interval in effect.
+func (c Config) heartbeat() time.Duration {
+	if c.HeartbeatInterval == 0 {
+		return DefaultHeartbeatInterval
+	}
+	return c.HeartbeatInterval
 }
 
 // ParseConfigs turns the comma lists from PROBE_LISTEN, PROBE_UPSTREAM and
@@ -62,6 +100,9 @@ func (c Config) validate() error {
 	}
 	if _, err := route.ParseListen(c.Listen); err != nil {
 		return route.Named(err, route.ListenVar, 0)
+	}
+	if c.HeartbeatInterval < 0 {
+		return fmt.Errorf("PROBE_HEARTBEAT_INTERVAL: want a positive interval, or 0 for the default %v", DefaultHeartbeatInterval)
 	}
 	_, err := parseUpstream(c.Upstream)
 	return err

@@ -10,7 +10,7 @@ import (
 
 func TestParseConfigs(t *testing.T) {
 	got, err := ParseConfigs(":5690, :5691", "http://w1:5689,http://w2:5689", "runner-1,runner-2")
-	want := []Config{{"runner-1", ":5690", "http://w1:5689"}, {"runner-2", ":5691", "http://w2:5689"}}
+	want := []Config{{Name: "runner-1", Listen: ":5690", Upstream: "http://w1:5689"}, {Name: "runner-2", Listen: ":5691", Upstream: "http://w2:5689"}}
 	if err != nil || !reflect.DeepEqual(got, want) {
 		t.Fatalf("got %v %v", got, err)
 	}

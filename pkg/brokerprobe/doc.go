@@ -15,15 +15,24 @@
 //     grant token reaches the runner unchanged. Writes to a peer are
 //     coalesced (batch.go) and flushed just before the pump would block
 //     for input, so a backlog leaves in one syscall and a lone message
-//     leaves at once. Every other path
+//     leaves at once. Deadlines follow the broker's heartbeat
+//     (Config.HeartbeatInterval): a side that sends no byte, or takes
+//     none, for two intervals is cut, as the broker drops a runner that
+//     misses a pong; on Linux a write that cannot progress while the side
+//     feeding it has hung up fails within 250 ms. From the moment either
+//     side ends, the other has 5 s to answer the close, then both sockets
+//     are cut, even if a pump is blocked writing. Every other path
 //     (/healthz, /runners/auth, …) goes through httputil.ReverseProxy.
+//     Hop-by-hop headers, and those a Connection header names, are
+//     dropped both ways.
 //   - parse (parse.go): the first 4 KiB of each message are decoded for
 //     type, taskId, offerId, validFor, name, types and reason. A message
-//     that does not parse is forwarded unchanged and counted.
+//     that does not parse, or whose taskId or offerId is over 128 bytes,
+//     is forwarded unchanged and counted.
 //   - state (state.go): one state machine per connection, fed before the
 //     message is forwarded so a peer's reply never overtakes it.
 //
-// Inference rules (BRIEF section 2):
+// Inference rules, from n8n 2.23.2's task broker and runner:
 //
 //   - running = accepted − done − error − cancelled; tasks still running
 //     when a connection drops are counted as lost.
@@ -38,8 +47,9 @@
 //   - task time runs from runner:taskaccepted to runner:taskdone or
 //     runner:taskerror.
 //
-// Metrics are built at scrape time by Probe.Collect from the live
-// connections and the probe's counters; the probe name is a constant label
-// so several probes share one registry. No header, token or auth body is
+// Probe.Collect reads the live gauges (running tasks, open offers, the
+// inferred limit, connections) from the connections at scrape time; the
+// counters and the task-time histogram are client_golang metrics. The
+// probe name is a constant label so several probes share one registry. No header, token or auth body is
 // logged or exported.
 package brokerprobe

@@ -30,9 +30,10 @@ type fakeBroker struct {
 	srv   *httptest.Server
 	conns chan *websocket.Conn
 
-	mu       sync.Mutex
-	lastAuth string
-	lastURI  string
+	mu         sync.Mutex
+	lastAuth   string
+	lastURI    string
+	lastHeader http.Header // of the last websocket upgrade or /headers request
 }
 
 func newFakeBroker(t *testing.T) *fakeBroker {
@@ -45,9 +46,17 @@ func newFakeBroker(t *testing.T) *fakeBroker {
 			_, _ = io.WriteString(w, `{"status":"ok"}`)
 		case "/runners/auth":
 			b.serveAuth(w, r)
+		case "/headers": // answers with a header its Connection names
+			b.mu.Lock()
+			b.lastHeader = r.Header.Clone()
+			b.mu.Unlock()
+			w.Header().Set("Connection", "X-Hop-Resp")
+			w.Header().Set("X-Hop-Resp", "hop")
+			w.Header().Set("X-End-Resp", "end")
 		case "/runners/_ws":
 			b.mu.Lock()
 			b.lastAuth, b.lastURI = r.Header.Get("Authorization"), r.URL.RequestURI()
+			b.lastHeader = r.Header.Clone()
 			b.mu.Unlock()
 			if r.Header.Get("Authorization") != "Bearer "+grant {
 				w.WriteHeader(http.StatusForbidden)
@@ -77,6 +86,13 @@ func (b *fakeBroker) serveAuth(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Type", "application/json")
 	_, _ = io.WriteString(w, `{"data":{"token":"`+grant+`"}}`)
+}
+
+// header is the last recorded request header.
+func (b *fakeBroker) header() http.Header {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.lastHeader
 }
 
 // accept waits for the next websocket the broker upgraded.
@@ -119,7 +135,8 @@ type rig struct {
 	logs   *testtool.SyncBuffer
 }
 
-func newRig(t *testing.T) *rig {
+// newRig builds the rig; opts adjust the probe before it serves.
+func newRig(t *testing.T, opts ...func(*Probe)) *rig {
 	t.Helper()
 	b := newFakeBroker(t)
 	logs := &testtool.SyncBuffer{}
@@ -130,6 +147,9 @@ func newRig(t *testing.T) *rig {
 	}
 	clock := &fakeClock{t: time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)}
 	p.now = clock.Now
+	for _, o := range opts {
+		o(p)
+	}
 	front := httptest.NewServer(p.Handler())
 	t.Cleanup(front.Close)
 	return &rig{probe: p, broker: b, front: front, clock: clock, logs: logs}

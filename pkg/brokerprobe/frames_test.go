@@ -6,11 +6,13 @@ import (
 	"io"
 	"math/rand/v2"
 	"runtime"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/gorilla/websocket"
+	"github.com/prometheus/client_golang/prometheus/testutil"
 )
 
 func TestBinaryFrameByteIdentical(t *testing.T) {
@@ -26,8 +28,8 @@ func TestBinaryFrameByteIdentical(t *testing.T) {
 		expectMessage(t, dir[1], websocket.BinaryMessage, payload)
 	}
 	// Random bytes are no task-runner message: counted, not dropped.
-	if got := r.probe.tally.parseErrors.Load(); got != 2 {
-		t.Fatalf("parse errors = %d, want 2", got)
+	if got := testutil.ToFloat64(r.probe.tally.parseErrors); got != 2 {
+		t.Fatalf("parse errors = %v, want 2", got)
 	}
 }
 
@@ -46,8 +48,8 @@ func TestMalformedJSONForwardedAndCounted(t *testing.T) {
 	for _, m := range bad {
 		relayText(t, runner, broker, m)
 	}
-	if got := r.probe.tally.parseErrors.Load(); got != uint64(len(bad)) {
-		t.Fatalf("parse errors = %d, want %d", got, len(bad))
+	if got := testutil.ToFloat64(r.probe.tally.parseErrors); got != float64(len(bad)) {
+		t.Fatalf("parse errors = %v, want %d", got, len(bad))
 	}
 	assertStats(t, r.probe, 0, 0, 0) // none of them moved the state
 	// The connection still works afterwards.
@@ -87,8 +89,8 @@ func TestLargeFrameBoundedHeap(t *testing.T) {
 		t.Fatalf("heap grew %d MiB while relaying, want < 64 MiB", grow>>20)
 	}
 	t.Logf("heap baseline %d MiB, peak %d MiB", base>>20, peak>>20)
-	if s := r.probe.tally.parseErrors.Load(); s != 0 {
-		t.Fatalf("the large frame's prefix did not parse (%d errors)", s)
+	if s := testutil.ToFloat64(r.probe.tally.parseErrors); s != 0 {
+		t.Fatalf("the large frame's prefix did not parse (%v errors)", s)
 	}
 }
 
@@ -193,4 +195,22 @@ func TestBacklogArrivesInOrder(t *testing.T) {
 	default:
 		t.Fatal("the runner's ping did not reach the broker")
 	}
+}
+
+// An id over the cap makes the frame a parse error: it is forwarded
+// unchanged and moves no state; an id at the cap is tracked.
+func TestOverlongIDsForwardedAndCounted(t *testing.T) {
+	r := newRig(t)
+	runner, broker := r.connect(t, "r")
+	long, atCap := strings.Repeat("x", maxIDLen+1), strings.Repeat("y", maxIDLen)
+	relayText(t, runner, broker, `{"type":"runner:taskoffer","taskType":"javascript","offerId":"`+long+`","validFor":5000}`)
+	relayText(t, broker, runner, `{"type":"broker:taskofferaccept","taskId":"`+long+`","offerId":"o"}`)
+	relayText(t, runner, broker, `{"type":"runner:taskaccepted","taskId":"`+long+`"}`)
+	if got := testutil.ToFloat64(r.probe.tally.parseErrors); got != 3 {
+		t.Fatalf("parse errors = %v, want 3", got)
+	}
+	assertStats(t, r.probe, 0, 0, 0)
+	relayText(t, runner, broker, `{"type":"runner:taskoffer","taskType":"javascript","offerId":"`+atCap+`","validFor":5000}`)
+	relayText(t, runner, broker, `{"type":"runner:taskaccepted","taskId":"`+atCap+`"}`)
+	assertStats(t, r.probe, 1, 1, 2)
 }

@@ -9,8 +9,8 @@ import (
 // FuzzParsePrefix checks the prefix scanner never panics and, on complete
 // frames, agrees with encoding/json both ways: it accepts exactly the
 // frames encoding/json decodes into the wanted fields, with the same
-// values. Seeds live in testdata/fuzz/FuzzParsePrefix and follow BRIEF
-// section 2's message shapes.
+// values. Seeds live in testdata/fuzz/FuzzParsePrefix and follow the
+// message shapes of n8n 2.23.2's task runner protocol.
 func FuzzParsePrefix(f *testing.F) {
 	f.Add([]byte(`{"type":"runner:taskoffer","taskType":"javascript","offerId":"o","validFor":5000}`), false)
 	f.Fuzz(func(t *testing.T, data []byte, truncated bool) {
@@ -21,7 +21,7 @@ func FuzzParsePrefix(f *testing.F) {
 		if err != nil && !reflect.DeepEqual(got, frame{}) {
 			t.Fatalf("error %v with fields %+v", err, got)
 		}
-		if err == nil && (got.Type == "" || len(got.Name) > maxNameLen) {
+		if err == nil && (got.Type == "" || len(got.Name) > maxNameLen || len(got.TaskID) > maxIDLen || len(got.OfferID) > maxIDLen) {
 			t.Fatalf("accepted frame %+v", got)
 		}
 		if truncated {
@@ -36,7 +36,8 @@ func FuzzParsePrefix(f *testing.F) {
 
 // referenceParse is the slow, obviously right version built on
 // encoding/json, with the same rules: an object with a non-empty string
-// type, wanted fields of the right JSON type, last duplicate wins.
+// type, wanted fields of the right JSON type, ids within maxIDLen bytes,
+// last duplicate wins.
 func referenceParse(data []byte) (frame, bool) {
 	var m map[string]json.RawMessage
 	if json.Unmarshal(data, &m) != nil {
@@ -60,7 +61,7 @@ func referenceParse(data []byte) (frame, bool) {
 		f.ValidFor, f.HasValidFor = int64(v), true
 	}
 	f.Name = truncate(f.Name, maxNameLen)
-	if f.Type == "" {
+	if f.Type == "" || len(f.TaskID) > maxIDLen || len(f.OfferID) > maxIDLen {
 		return frame{}, false
 	}
 	return f, true

@@ -1,7 +1,9 @@
 package brokerprobe
 
 import (
+	"bufio"
 	"io"
+	"net"
 	"net/http"
 	"runtime"
 	"strings"
@@ -11,7 +13,6 @@ import (
 
 	"github.com/gorilla/websocket"
 	"github.com/prometheus/client_golang/prometheus/testutil"
-	"github.com/prometheus/common/expfmt"
 )
 
 func TestHTTPSurfacePassesThrough(t *testing.T) {
@@ -99,11 +100,11 @@ func TestNoSecretsInLogsOrMetrics(t *testing.T) {
 	_, _, _ = websocket.DefaultDialer.Dial(r.wsURL("x"), http.Header{"Authorization": {"Bearer " + authToken}})
 	waitFor(t, "disconnect logged", func() bool { return strings.Contains(r.logs.String(), "runner disconnected") })
 
-	metrics, err := testutil.CollectAndFormat(r.probe, expfmt.TypeTextPlain)
-	if err != nil {
-		t.Fatal(err)
+	metrics := metricsText(t, r.probe)
+	if !strings.Contains(metrics, "n8n_runner_frames_total") {
+		t.Fatalf("no probe metrics to check:\n%s", metrics)
 	}
-	for _, out := range []string{r.logs.String(), string(metrics)} {
+	for _, out := range []string{r.logs.String(), metrics} {
 		for _, secret := range []string{authToken, grant} {
 			if strings.Contains(out, secret) {
 				t.Fatalf("secret %q leaked into:\n%s", secret, out)
@@ -135,8 +136,8 @@ func TestManyConnectionsNoGoroutineLeak(t *testing.T) {
 	wg.Wait()
 	waitFor(t, "all connections closed", func() bool { return len(r.probe.Connections()) == 0 })
 	waitFor(t, "goroutines back to baseline", func() bool { return numGoroutines() <= base })
-	if got := r.probe.tally.frames[toBroker].Load(); got != n+1 {
-		t.Fatalf("frames to broker = %d, want %d", got, n+1)
+	if got := testutil.ToFloat64(r.probe.tally.frames[toBroker]); got != n+1 {
+		t.Fatalf("frames to broker = %v, want %d", got, n+1)
 	}
 }
 
@@ -182,4 +183,87 @@ func useConnection(t *testing.T, r *rig, id string) {
 	if _, _, err := c.ReadMessage(); !websocket.IsCloseError(err, websocket.CloseNormalClosure) {
 		t.Errorf("close reply: %v", err)
 	}
+}
+
+// Headers named in Connection apply to one hop: the probe drops them from
+// plain requests, their responses and the websocket upgrade, and keeps the
+// end-to-end ones.
+func TestConnectionNamedHeadersDropped(t *testing.T) {
+	r := newRig(t)
+	req, _ := http.NewRequest("GET", r.front.URL+"/headers", nil)
+	req.Header.Set("Connection", "X-Hop-Req, keep-alive")
+	req.Header.Set("X-Hop-Req", "hop")
+	req.Header.Set("X-End", "end")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	seen := r.broker.header()
+	if seen.Get("X-Hop-Req") != "" || seen.Get("X-End") != "end" {
+		t.Errorf("broker saw %v", seen)
+	}
+	if resp.Header.Get("X-Hop-Resp") != "" || resp.Header.Get("X-End-Resp") != "end" {
+		t.Errorf("client got %v", resp.Header)
+	}
+
+	conn := rawUpgrade(t, r, "Upgrade, X-Hop-Ws", "X-Hop-Ws: hop", "X-End: end")
+	defer conn.Close()
+	broker := r.broker.accept(t)
+	seen = r.broker.header()
+	if seen.Get("X-Hop-Ws") != "" || seen.Get("X-End") != "end" || seen.Get("Authorization") != "Bearer "+grant {
+		t.Errorf("broker's upgrade saw %v", seen)
+	}
+	if err := broker.WriteMessage(websocket.TextMessage, []byte(`{"type":"broker:inforequest"}`)); err != nil {
+		t.Fatal(err)
+	}
+	if got := readRawFrame(t, conn); got != `{"type":"broker:inforequest"}` {
+		t.Fatalf("runner got %q", got)
+	}
+}
+
+// rawUpgrade sends a websocket upgrade by hand, since gorilla's dialer
+// will not send a Connection header of the caller's, and returns the
+// connection once the probe answered 101.
+func rawUpgrade(t *testing.T, r *rig, connection string, extra ...string) net.Conn {
+	t.Helper()
+	conn, err := net.Dial("tcp", strings.TrimPrefix(r.front.URL, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := append([]string{"GET /runners/_ws?id=raw HTTP/1.1", "Host: probe", "Upgrade: websocket",
+		"Connection: " + connection, "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==", "Sec-WebSocket-Version: 13",
+		"Authorization: Bearer " + grant}, extra...)
+	if _, err := io.WriteString(conn, strings.Join(lines, "\r\n")+"\r\n\r\n"); err != nil {
+		t.Fatal(err)
+	}
+	_ = conn.SetReadDeadline(time.Now().Add(10 * time.Second))
+	resp, err := http.ReadResponse(bufio.NewReader(&oneByteReader{conn}), nil)
+	if err != nil || resp.StatusCode != http.StatusSwitchingProtocols {
+		t.Fatalf("upgrade: %v %v", resp, err)
+	}
+	return conn
+}
+
+// oneByteReader keeps bufio from reading past the handshake, so the
+// frames after it stay on the connection.
+type oneByteReader struct{ r io.Reader }
+
+func (o *oneByteReader) Read(p []byte) (int, error) { return o.r.Read(p[:1]) }
+
+// readRawFrame reads one short unmasked server-to-client text frame.
+func readRawFrame(t *testing.T, conn net.Conn) string {
+	t.Helper()
+	head := make([]byte, 2)
+	if _, err := io.ReadFull(conn, head); err != nil {
+		t.Fatal(err)
+	}
+	if head[0] != 0x81 || head[1] >= 126 {
+		t.Fatalf("not a short final text frame: % x", head)
+	}
+	body := make([]byte, head[1])
+	if _, err := io.ReadFull(conn, body); err != nil {
+		t.Fatal(err)
+	}
+	return string(body)
 }

@@ -15,6 +15,11 @@ const prefixLimit = 4096
 // maxNameLen caps the runner name kept for logs and connection info.
 const maxNameLen = 128
 
+// maxIDLen caps a taskId or offerId. n8n's ids are 21-character nanoids;
+// a longer id makes the frame a parse error, so a peer cannot make the
+// state machine hold large keys.
+const maxIDLen = 128
+
 var (
 	errCut       = errors.New("frame ends inside a JSON value")
 	errSyntax    = errors.New("invalid JSON")
@@ -22,6 +27,7 @@ var (
 	errNoType    = errors.New("frame has no string type field")
 	errTrailing  = errors.New("data after the JSON object")
 	errFieldType = errors.New("field has the wrong JSON type")
+	errIDTooLong = errors.New("taskId or offerId longer than the cap")
 )
 
 // frame holds the top-level fields of one task-runner message that the
@@ -331,9 +337,9 @@ func (f *frame) set(key string, raw []byte) error {
 	case "type":
 		f.Type, err = stringValue(raw)
 	case "taskId":
-		f.TaskID, err = stringValue(raw)
+		f.TaskID, err = idValue(raw)
 	case "offerId":
-		f.OfferID, err = stringValue(raw)
+		f.OfferID, err = idValue(raw)
 	case "reason":
 		f.Reason, err = stringValue(raw)
 	case "name":
@@ -359,6 +365,15 @@ func stringValue(raw []byte) (string, error) {
 		return "", nil
 	}
 	return "", errFieldType
+}
+
+// idValue decodes a string id of at most maxIDLen bytes.
+func idValue(raw []byte) (string, error) {
+	s, err := stringValue(raw)
+	if err == nil && len(s) > maxIDLen {
+		return "", errIDTooLong
+	}
+	return s, err
 }
 
 // unquote decodes a scanned JSON string, taking the fast path when it has

@@ -17,15 +17,16 @@ const wsPath = "/runners/_ws"
 
 // Probe is one transparent proxy in front of one task broker.
 type Probe struct {
-	cfg      Config
-	log      *slog.Logger
-	upstream *url.URL
-	proxy    *httputil.ReverseProxy
-	dialer   websocket.Dialer
-	upgrader websocket.Upgrader
-	tally    *tally
-	descs    descs
-	now      func() time.Time // replaced in tests to step offer expiry and task time
+	cfg       Config
+	log       *slog.Logger
+	upstream  *url.URL
+	proxy     *httputil.ReverseProxy
+	dialer    websocket.Dialer
+	upgrader  websocket.Upgrader
+	tally     *tally
+	descs     descs
+	deadlines deadlines
+	now       func() time.Time // replaced in tests to step offer expiry and task time
 
 	mu    sync.Mutex
 	conns map[*connState]struct{}
@@ -41,13 +42,14 @@ func New(cfg Config, logger *slog.Logger) (*Probe, error) {
 	}
 	up, _ := parseUpstream(cfg.Upstream)
 	p := &Probe{
-		cfg:      cfg,
-		log:      logger.With("probe", cfg.Name),
-		upstream: up,
-		tally:    newTally(),
-		descs:    newDescs(cfg.Name),
-		now:      time.Now,
-		conns:    map[*connState]struct{}{},
+		cfg:       cfg,
+		log:       logger.With("probe", cfg.Name),
+		upstream:  up,
+		tally:     newTally(cfg.Name),
+		deadlines: relayDeadlines(cfg.heartbeat()),
+		descs:     newDescs(cfg.Name),
+		now:       time.Now,
+		conns:     map[*connState]struct{}{},
 	}
 	p.proxy = p.newReverseProxy()
 	p.dialer, p.upgrader = newWebsocketEnds()

@@ -15,8 +15,8 @@ const (
 	readBuffer   = 32 << 10  // held by every connection
 	writeBuffer  = 128 << 10 // pooled: held only while a message is written
 	dialTimeout  = 10 * time.Second
-	controlWait  = 5 * time.Second // longest a forwarded ping, pong or close may block
-	closeWait    = 5 * time.Second // how long the second side gets to answer a close
+	controlWait  = 5 * time.Second // longest a forwarded ping, pong or close waits for the writer
+	closeWait    = 5 * time.Second // grace from one side's end until both sockets are cut
 	lostReason   = "probe: peer connection lost"
 	maxErrorBody = 64 << 10
 )
@@ -83,22 +83,38 @@ func (p *Probe) refuse(w http.ResponseWriter, resp *http.Response, err error) {
 		return
 	}
 	p.log.Info("broker refused runner websocket", "status", resp.StatusCode)
-	for k, vs := range resp.Header {
-		if !isHopHeader(k) {
-			w.Header()[k] = vs
-		}
+	for k, vs := range endToEnd(resp.Header) {
+		w.Header()[k] = vs
 	}
 	w.WriteHeader(resp.StatusCode)
 	_, _ = io.Copy(w, io.LimitReader(resp.Body, maxErrorBody))
 }
 
-// forwardHeaders copies the runner's request headers (Authorization
-// included) minus those the dialer sets itself.
+// forwardHeaders copies the runner's end-to-end request headers
+// (Authorization included) minus those the dialer sets itself.
 func forwardHeaders(in http.Header) http.Header {
+	out := endToEnd(in)
+	for k := range out {
+		if strings.HasPrefix(k, "Sec-Websocket-") {
+			delete(out, k)
+		}
+	}
+	return out
+}
+
+// endToEnd copies h without its hop-by-hop headers: the standard ones and
+// every header its Connection header names. Keys come out canonical.
+func endToEnd(h http.Header) http.Header {
+	named := map[string]bool{}
+	for _, v := range h.Values("Connection") {
+		for _, name := range strings.Split(v, ",") {
+			named[http.CanonicalHeaderKey(strings.TrimSpace(name))] = true
+		}
+	}
 	out := http.Header{}
-	for k, vs := range in {
-		if !isHopHeader(k) && !strings.HasPrefix(http.CanonicalHeaderKey(k), "Sec-Websocket-") {
-			out[k] = vs
+	for k, vs := range h {
+		if ck := http.CanonicalHeaderKey(k); !isHopHeader(ck) && !named[ck] {
+			out[ck] = vs
 		}
 	}
 	return out
@@ -127,33 +143,53 @@ func (e end) control(messageType int, data []byte) {
 }
 
 func (e end) close() {
-	_ = e.batch.SetWriteDeadline(time.Now().Add(controlWait))
-	_ = e.batch.Flush()
+	_ = e.batch.flushWithin(controlWait)
 	e.ws.Close()
 }
 
-// relay runs the two pumps until both sides are closed.
+// deadlines bound every wait of a relay.
+type deadlines struct {
+	idle  time.Duration // longest a side may send no byte
+	stall time.Duration // longest a socket write may go without progress
+	grace time.Duration // from one side's end until both sockets are cut
+}
+
+// relayDeadlines follows the broker's heartbeat: it pings every interval
+// and the runner pongs, both relayed, so a live side sends a byte and
+// takes one at least once per interval. Two intervals without is a missed
+// pong, which the broker also treats as a dead runner.
+func relayDeadlines(heartbeat time.Duration) deadlines {
+	return deadlines{idle: 2 * heartbeat, stall: 2 * heartbeat, grace: closeWait}
+}
+
+// relay runs the two pumps until both sides are closed. The grace period
+// starts as soon as either side ends, even while the other pump is blocked
+// writing to a peer that stopped reading.
 func (p *Probe) relay(runner, broker end, id string) {
 	state := newConnState(id, p.now(), p.tally)
 	p.track(state)
 	p.log.Info("runner connected", "id", state.id)
-	pair(runner.batch, broker.batch)
+	pair(runner.batch, broker.batch, p.deadlines.idle, p.deadlines.stall)
 	forwardControl(runner, broker)
 	forwardControl(broker, runner)
 
-	done := make(chan error, 2)
-	go func() { done <- p.pump(runner, broker, state, toBroker) }()
-	go func() { done <- p.pump(broker, runner, state, toRunner) }()
-	first := <-done
-	// The other side has closeWait to answer the forwarded close; after
-	// that both sockets are cut, which also frees a pump stuck writing.
-	timer := time.NewTimer(closeWait)
-	select {
-	case <-done:
-	case <-timer.C:
-		runner.ws.Close()
-		broker.ws.Close()
-		<-done
+	ended := make(chan error, 2) // a pump saw its side end, before it relays the close
+	done := make(chan struct{}, 2)
+	go func() { p.pump(runner, broker, state, toBroker, ended); done <- struct{}{} }()
+	go func() { p.pump(broker, runner, state, toRunner, ended); done <- struct{}{} }()
+	first := <-ended
+	// The other side has the grace period to answer the forwarded close;
+	// after it both sockets are cut, which frees a pump blocked in a read,
+	// a write or a flush.
+	timer := time.NewTimer(p.deadlines.grace)
+	for left := 2; left > 0; {
+		select {
+		case <-done:
+			left--
+		case <-timer.C:
+			runner.ws.Close()
+			broker.ws.Close()
+		}
 	}
 	timer.Stop()
 	runner.close()
@@ -185,24 +221,28 @@ func forwardControl(from, to end) {
 
 // pump relays messages from src to dst until src ends, then closes dst
 // with src's close code, or 1011 when src failed or dst could not be
-// written. It returns the error that ended it.
-func (p *Probe) pump(src, dst end, state *connState, dir int) error {
+// written. It reports the error that ended it on ended first, so the
+// relay's grace period starts even if the close blocks.
+func (p *Probe) pump(src, dst end, state *connState, dir int, ended chan<- error) {
 	prefix := make([]byte, prefixLimit)
 	for {
 		mt, r, err := src.ws.NextReader()
 		if err != nil {
+			ended <- err
 			sendClose(dst, closePayload(err))
-			return err
+			return
 		}
 		err = p.forward(dst.ws, mt, r, prefix, state, dir)
 		var rerr readError
 		switch {
 		case errors.As(err, &rerr):
+			ended <- rerr.error
 			sendClose(dst, closePayload(rerr.error))
-			return rerr.error
+			return
 		case err != nil:
+			ended <- err
 			sendClose(src, closePayload(err))
-			return err
+			return
 		}
 	}
 }
@@ -256,17 +296,13 @@ func (e *errReader) Read(b []byte) (int, error) {
 
 // tap counts the frame and feeds its parsed prefix to the state machine.
 func (p *Probe) tap(prefix []byte, truncated bool, state *connState, dir int) {
-	p.tally.frames[dir].Add(1)
+	p.tally.frames[dir].Inc()
 	f, err := parsePrefix(prefix, truncated)
 	if err != nil {
-		p.tally.parseErrors.Add(1)
+		p.tally.parseErrors.Inc()
 		return
 	}
-	if dir == toBroker {
-		state.fromRunner(f, p.now())
-	} else {
-		state.fromBroker(f)
-	}
+	state.apply(f, dir, p.now())
 }
 
 // closePayload mirrors a received close; a failure or a code that may not

@@ -10,7 +10,7 @@ import (
 )
 
 // TestEveryMessageType drives one runner session through every message of
-// BRIEF section 2 and checks each is relayed byte for byte and moves the
+// n8n's task runner protocol and checks each is relayed byte for byte and moves the
 // state and metrics as the protocol says.
 func TestEveryMessageType(t *testing.T) {
 	r := newRig(t)

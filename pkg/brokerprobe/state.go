@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-// Message types the state machine reacts to (BRIEF section 2).
+// Message types the state machine reacts to (n8n 2.23.2's task runner protocol).
 const (
 	msgInfo         = "runner:info"
 	msgOffer        = "runner:taskoffer"
@@ -34,7 +34,7 @@ type connState struct {
 	types    []string
 	launcher bool
 	draining bool
-	offers   map[string]time.Time // offerId → expiry; zero means never (validFor -1)
+	offers   openOffers
 	pending  map[string]struct{}  // broker accepted an offer, runner has not answered
 	running  map[string]time.Time // taskId → runner:taskaccepted time
 	peak     int                  // highest open offers + running seen
@@ -48,10 +48,19 @@ func newConnState(id string, now time.Time, t *tally) *connState {
 	return &connState{
 		id:      truncate(id, maxNameLen),
 		opened:  now,
-		offers:  map[string]time.Time{},
+		offers:  newOpenOffers(),
 		pending: map[string]struct{}{},
 		running: map[string]time.Time{},
 		tally:   t,
+	}
+}
+
+// apply feeds one parsed message travelling in direction dir.
+func (c *connState) apply(f frame, dir int, now time.Time) {
+	if dir == toBroker {
+		c.fromRunner(f, now)
+	} else {
+		c.fromBroker(f)
 	}
 }
 
@@ -95,7 +104,7 @@ func (c *connState) fromBroker(f frame) {
 	switch f.Type {
 	case msgOfferAccept:
 		// The runner drops the offer whether it accepts or rejects.
-		delete(c.offers, f.OfferID)
+		c.offers.remove(f.OfferID)
 		if len(c.pending) < maxTrackedItems {
 			c.pending[f.TaskID] = struct{}{}
 		}
@@ -122,15 +131,15 @@ func (c *connState) offer(f frame, now time.Time) {
 		}
 	}
 	c.lastOff = now
-	c.pruneOffers(now)
-	if f.OfferID == "" || len(c.offers) >= maxTrackedItems {
+	c.offers.prune(now)
+	if f.OfferID == "" || c.offers.len() >= maxTrackedItems {
 		return
 	}
 	var expiry time.Time // zero: never expires
 	if !(f.HasValidFor && f.ValidFor < 0) {
 		expiry = now.Add(time.Duration(f.ValidFor) * time.Millisecond)
 	}
-	c.offers[f.OfferID] = expiry
+	c.offers.add(f.OfferID, expiry)
 	c.notePeak(now)
 }
 
@@ -145,17 +154,9 @@ func (c *connState) finish(taskID string, o outcome, now time.Time) {
 	c.tally.finish(o, now.Sub(start), now)
 }
 
-func (c *connState) pruneOffers(now time.Time) {
-	for id, exp := range c.offers {
-		if !exp.IsZero() && !now.Before(exp) {
-			delete(c.offers, id)
-		}
-	}
-}
-
 func (c *connState) notePeak(now time.Time) {
-	c.pruneOffers(now)
-	c.peak = max(c.peak, len(c.offers)+len(c.running))
+	c.offers.prune(now)
+	c.peak = max(c.peak, c.offers.len()+len(c.running))
 }
 
 // close marks every running task lost: the connection dropped under it.
@@ -185,7 +186,7 @@ type ConnInfo struct {
 func (c *connState) info(now time.Time) ConnInfo {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.pruneOffers(now)
+	c.offers.prune(now)
 	return ConnInfo{
 		ID:            c.id,
 		Name:          c.name,
@@ -194,7 +195,7 @@ func (c *connState) info(now time.Time) ConnInfo {
 		Draining:      c.draining,
 		Uptime:        now.Sub(c.opened),
 		Running:       len(c.running),
-		OffersOpen:    len(c.offers),
+		OffersOpen:    c.offers.len(),
 		InferredLimit: max(c.peak, c.burst),
 	}
 }

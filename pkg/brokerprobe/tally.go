@@ -3,8 +3,12 @@ package brokerprobe
 import (
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	dto "github.com/prometheus/client_model/go"
+
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/metricname"
 )
 
 type outcome int
@@ -54,87 +58,95 @@ var durationBuckets = []float64{
 	0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 0.75, 1, 1.25, 1.5, 2, 3, 5, 10, 20, 30, 60, 120, 300, 600,
 }
 
-// tally holds the probe's counters; it outlives connections.
+// tally holds the probe's counters and task-time histogram; it outlives
+// connections. They are client_golang metrics with the probe name as a
+// constant label, each label value resolved once so the relay's hot path
+// is one atomic add.
 type tally struct {
-	frames      [numDirections]atomic.Uint64
-	parseErrors atomic.Uint64
+	frames      [numDirections]prometheus.Counter
+	parseErrors prometheus.Counter
+	outcomes    [numOutcomes]prometheus.Counter
+	rejections  []prometheus.Counter
+	duration    prometheus.Histogram
+	metrics     []prometheus.Collector // everything above, for Describe and Collect
 
-	mu         sync.Mutex
-	outcomes   [numOutcomes]uint64
-	rejections []uint64
-	buckets    []uint64 // per bucket, not cumulative; last is +Inf
-	durSum     float64
-	durCount   uint64
-	recent     recentWindow
+	mu     sync.Mutex
+	recent recentWindow
 }
 
-func newTally() *tally {
-	return &tally{
-		rejections: make([]uint64, len(rejectionLabels)),
-		buckets:    make([]uint64, len(durationBuckets)+1),
+func newTally(probe string) *tally {
+	l := prometheus.Labels{"probe": probe}
+	opts := func(name, help string) prometheus.CounterOpts {
+		return prometheus.CounterOpts{Name: name, Help: help, ConstLabels: l}
 	}
+	frames := prometheus.NewCounterVec(opts(metricname.RunnerFrames,
+		"Websocket data messages relayed, by direction."), []string{"direction"})
+	parseErrors := prometheus.NewCounter(opts(metricname.RunnerFrameParseErrors,
+		"Relayed messages whose first 4 KiB did not parse as a task-runner message; they were forwarded unchanged."))
+	tasks := prometheus.NewCounterVec(opts(metricname.RunnerTasks,
+		"Tasks that reached an outcome on the runner's websocket."), []string{"outcome"})
+	rejections := prometheus.NewCounterVec(opts(metricname.RunnerTaskRejections,
+		"Task offers accepted by the broker but rejected by the runner, by reason class."), []string{"reason"})
+	duration := prometheus.NewHistogram(prometheus.HistogramOpts{
+		Name:        metricname.RunnerTaskDuration,
+		Help:        "Runner task time from runner:taskaccepted to runner:taskdone or runner:taskerror.",
+		ConstLabels: l,
+		Buckets:     durationBuckets,
+	})
+	t := &tally{parseErrors: parseErrors, duration: duration,
+		metrics: []prometheus.Collector{frames, parseErrors, tasks, rejections, duration}}
+	for i, v := range directionLabels {
+		t.frames[i] = frames.WithLabelValues(v)
+	}
+	for i, v := range outcomeLabels {
+		t.outcomes[i] = tasks.WithLabelValues(v)
+	}
+	for _, v := range rejectionLabels {
+		t.rejections = append(t.rejections, rejections.WithLabelValues(v))
+	}
+	return t
 }
 
-func (t *tally) outcome(o outcome) {
-	t.mu.Lock()
-	t.outcomes[o]++
-	t.mu.Unlock()
-}
+func (t *tally) outcome(o outcome) { t.outcomes[o].Inc() }
 
 func (t *tally) reject(reason string) {
-	t.mu.Lock()
-	t.outcomes[outcomeRejected]++
-	t.rejections[rejectionIndex(reason)]++
-	t.mu.Unlock()
+	t.outcomes[outcomeRejected].Inc()
+	t.rejections[rejectionIndex(reason)].Inc()
 }
 
 // finish records a task that ran from accept to done or error.
 func (t *tally) finish(o outcome, d time.Duration, now time.Time) {
+	t.outcomes[o].Inc()
+	t.duration.Observe(d.Seconds())
 	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.outcomes[o]++
-	s := d.Seconds()
-	i := 0
-	for i < len(durationBuckets) && s > durationBuckets[i] {
-		i++
-	}
-	t.buckets[i]++
-	t.durSum += s
-	t.durCount++
 	t.recent.add(now, d)
+	t.mu.Unlock()
 }
 
-// tallySnapshot is a consistent copy taken at scrape time.
-type tallySnapshot struct {
-	frames      [numDirections]uint64
-	parseErrors uint64
-	outcomes    [numOutcomes]uint64
-	rejections  []uint64
-	cumulative  map[float64]uint64
-	durSum      float64
-	durCount    uint64
-	recentMean  time.Duration
-	recentCount int
+// count reads an outcome counter.
+func (t *tally) count(o outcome) uint64 {
+	var m dto.Metric
+	_ = t.outcomes[o].Write(&m)
+	return uint64(m.GetCounter().GetValue())
 }
 
-func (t *tally) snapshot(now time.Time) tallySnapshot {
-	s := tallySnapshot{parseErrors: t.parseErrors.Load()}
-	for i := range t.frames {
-		s.frames[i] = t.frames[i].Load()
-	}
+// recentMean is the mean task time of the recent window at now.
+func (t *tally) recentMean(now time.Time) (time.Duration, int) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	s.outcomes = t.outcomes
-	s.rejections = append([]uint64(nil), t.rejections...)
-	s.cumulative = make(map[float64]uint64, len(durationBuckets))
-	var acc uint64
-	for i, ub := range durationBuckets {
-		acc += t.buckets[i]
-		s.cumulative[ub] = acc
+	return t.recent.mean(now)
+}
+
+func (t *tally) describe(ch chan<- *prometheus.Desc) {
+	for _, m := range t.metrics {
+		m.Describe(ch)
 	}
-	s.durSum, s.durCount = t.durSum, t.durCount
-	s.recentMean, s.recentCount = t.recent.mean(now)
-	return s
+}
+
+func (t *tally) collect(ch chan<- prometheus.Metric) {
+	for _, m := range t.metrics {
+		m.Collect(ch)
+	}
 }
 
 // recentWindow keeps the last recentMax task durations so the mean follows

@@ -1,7 +1,9 @@
 package collector
 
 import (
+	"cmp"
 	"context"
+	"errors"
 	"log/slog"
 	"net/http"
 	"sync"
@@ -12,9 +14,19 @@ import (
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/topology"
 )
 
-// Discoverer lists a platform's n8n processes (dockerstats.Client).
+// Discoverer lists a platform's n8n processes (dockerstats.Client). It may
+// return a PartialError beside the processes it could read.
 type Discoverer interface {
 	Discover(ctx context.Context) ([]topology.Process, error)
+}
+
+// PartialError is what a platform returns beside the processes it did read
+// when some it listed could not be read: each error of LeftOut names one
+// process left out of that discovery (by name or short ID, never its env).
+// The platform's source stays up and the rest of the scrape stands.
+type PartialError interface {
+	error
+	LeftOut() []error
 }
 
 // MemoryReader reads processes' memory; errs[i] is ps[i]'s failure
@@ -43,14 +55,23 @@ type Config struct {
 	ServiceTime   time.Duration // EXPORTER_SERVICE_TIME: overrides both stages
 	Timeout       time.Duration // per source
 	Logger        *slog.Logger
+	// ScrapeTimeout caps one gather (default 10s); ScrapeTimeoutOffset is
+	// taken off Prometheus' scrape-timeout header (0 = none).
+	ScrapeTimeout       time.Duration
+	ScrapeTimeoutOffset time.Duration
+	// N8nSampleInterval spaces the background reads of n8n's histogram
+	// (default 5s).
+	N8nSampleInterval time.Duration
 }
 
 // Collector is the prometheus.Collector and the landing page's data source.
 type Collector struct {
 	cfg        Config
-	n8n        n8nDurations
+	n8n        *n8nSampler
+	shared     sharedGather
 	probeNodes []topology.Process // the in-process probes, for pairing
 	lastSat    atomic.Int64       // unix nanos a runner was last seen saturated
+	leftOut    atomic.Uint64      // processes the platform listed but could not read, since start
 }
 
 // New builds a Collector.
@@ -64,10 +85,14 @@ func New(cfg Config) *Collector {
 	if cfg.PlatformName == "" {
 		cfg.PlatformName = "platform"
 	}
+	cfg.ScrapeTimeout = cmp.Or(max(0, cfg.ScrapeTimeout), 10*time.Second)
+	cfg.ScrapeTimeoutOffset = max(0, cfg.ScrapeTimeoutOffset)
+	cfg.N8nSampleInterval = cmp.Or(max(0, cfg.N8nSampleInterval), 5*time.Second)
 	c := &Collector{cfg: cfg, probeNodes: probeNodes(cfg.Probes, cfg.Logger)}
 	// With probes the runner's past saturation is unknown, so n8n's
 	// all-time mean is not trusted; only deltas judged clean are.
-	c.n8n = n8nDurations{client: &http.Client{Timeout: cfg.Timeout}, noHistory: len(cfg.Probes) > 0}
+	c.n8n = newN8nSampler(&http.Client{Timeout: cfg.Timeout}, len(cfg.Probes) > 0, cfg.N8nMetricsURL)
+	c.shared = sharedGather{gather: c.Gather, limit: cfg.ScrapeTimeout, grace: cfg.ScrapeTimeoutOffset / 2}
 	if cfg.Sampler != nil && len(cfg.Probes) > 0 {
 		cfg.Sampler.SetGate(c.runnerSaturated)
 	}
@@ -100,7 +125,7 @@ func (c *Collector) Gather(ctx context.Context) *Report {
 		r.addSource(*queueResult)
 		r.Queue = depth
 	}
-	c.measureJobTime(ctx, r) // after the depth: jobs waiting now gate n8n's delta
+	c.measureJobTime(r)
 	c.measureTaskTime(r)
 	c.evaluate(r)
 	c.logDown(r)
@@ -110,8 +135,14 @@ func (c *Collector) Gather(ctx context.Context) *Report {
 func (c *Collector) discover(ctx context.Context, r *Report) {
 	r.addSource(timed(ctx, c.cfg.PlatformName, c.cfg.Timeout, func(ctx context.Context) (err error) {
 		r.Processes, err = c.cfg.Platform.Discover(ctx)
+		var partial PartialError
+		if errors.As(err, &partial) {
+			c.noteLeftOut(r, partial.LeftOut())
+			return nil
+		}
 		return err
 	}))
+	r.LeftOutTotal = map[string]uint64{c.cfg.PlatformName: c.leftOut.Load()}
 	r.Topology = c.pair(r.Processes)
 	if c.cfg.Sampler != nil {
 		slots := 0
@@ -119,6 +150,15 @@ func (c *Collector) discover(ctx context.Context, r *Report) {
 			slots += w.Worker.Settings.Concurrency.Value
 		}
 		c.cfg.Sampler.SetSlots(slots)
+	}
+}
+
+// noteLeftOut counts and logs the processes a discovery left out.
+func (c *Collector) noteLeftOut(r *Report, errs []error) {
+	c.leftOut.Add(uint64(len(errs)))
+	for _, err := range errs {
+		r.LeftOut = append(r.LeftOut, err.Error())
+		c.cfg.Logger.Warn("process left out of this scrape", "source", c.cfg.PlatformName, "err", err)
 	}
 }
 

@@ -1,6 +1,7 @@
 package collector
 
 import (
+	"context"
 	"fmt"
 	"html/template"
 	"io"
@@ -10,30 +11,61 @@ import (
 )
 
 // LandingHandler serves "/": the verdict in words, the topology, service
-// times, queue, memory and sources, all from one Gather.
+// times, queue, memory and sources of the last report, with its age.
 func (c *Collector) LandingHandler() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		if req.URL.Path != "/" {
 			http.NotFound(w, req)
 			return
 		}
+		r, ok := c.lastReport(w, req)
+		if !ok {
+			return
+		}
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		if err := RenderLanding(w, c.Gather(req.Context())); err != nil {
+		if err := RenderLanding(w, r); err != nil {
 			c.cfg.Logger.Warn("landing page", "err", err)
 		}
 	})
 }
 
-// VerdictHandler serves the verdict and service-time lines as plain text,
-// one per line, for scripts and terminals.
+// VerdictHandler serves the last report's verdict and service-time lines
+// as plain text, one per line, for scripts and terminals; the last line
+// gives the report's age.
 func (c *Collector) VerdictHandler() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
-		r := c.Gather(req.Context())
+		r, ok := c.lastReport(w, req)
+		if !ok {
+			return
+		}
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		for _, line := range append(Verdict(r), serviceLines(r)...) {
 			fmt.Fprintln(w, line)
 		}
+		fmt.Fprintln(w, reportAge(r, time.Now()))
 	})
+}
+
+// lastReport is the last report a scrape was given. Before the first, it
+// joins (or starts) one shared gather, bounded by the request and the
+// scrape timeout; a page never gathers when a report exists.
+func (c *Collector) lastReport(w http.ResponseWriter, req *http.Request) (*Report, bool) {
+	if r := c.Last(); r != nil {
+		return r, true
+	}
+	ctx, cancel := context.WithTimeout(req.Context(), c.cfg.ScrapeTimeout)
+	defer cancel()
+	r, err := c.Scrape(ctx)
+	if err != nil {
+		http.Error(w, "no report yet, and the first gather did not finish: "+err.Error(), http.StatusServiceUnavailable)
+		return nil, false
+	}
+	return r, true
+}
+
+// reportAge says when r was gathered and how long ago.
+func reportAge(r *Report, now time.Time) string {
+	return fmt.Sprintf("report gathered at %s, %s ago", r.At.Format(time.RFC3339), now.Sub(r.At).Round(100*time.Millisecond))
 }
 
 type landingData struct {
@@ -57,7 +89,7 @@ type memoryRow struct {
 func RenderLanding(w io.Writer, r *Report) error {
 	return landingTmpl.Execute(w, landingData{
 		Verdict: Verdict(r), Service: serviceLines(r), Queue: queueLines(r),
-		Rows: memoryRows(r), Sources: r.Sources, Problems: problems(r), At: r.At.Format(time.RFC3339),
+		Rows: memoryRows(r), Sources: r.Sources, Problems: problems(r), At: reportAge(r, time.Now()),
 	})
 }
 
@@ -123,6 +155,9 @@ func problems(r *Report) []string {
 		for _, p := range c.Problems {
 			out = append(out, c.Name+": "+p)
 		}
+	}
+	for _, e := range r.LeftOut {
+		out = append(out, "left out of this report: "+e)
 	}
 	return out
 }

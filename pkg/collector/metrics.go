@@ -44,15 +44,17 @@ var allDescs = []*prometheus.Desc{workerConcurrency, runnerLimit, workerRunnerCa
 	memRSS, memLimit, oomKilled, oomKills, restarts, queueJobs, sourceUp, sourceDuration}
 
 // Describe sends the fixed descriptors.
-func (c *Collector) Describe(ch chan<- *prometheus.Desc) {
-	for _, d := range allDescs {
-		ch <- d
-	}
-}
+func (c *Collector) Describe(ch chan<- *prometheus.Desc) { describe(ch) }
 
-// Collect gathers a Report and emits it.
+// Collect emits a report from the shared gather, bounded by the scrape
+// timeout alone: a registry gives Collect no request. The exporter's
+// /metrics uses MetricsHandler, which bounds each gather by its request.
 func (c *Collector) Collect(ch chan<- prometheus.Metric) {
-	Emit(c.Gather(context.Background()), ch)
+	ctx, cancel := context.WithTimeout(context.Background(), c.cfg.ScrapeTimeout)
+	defer cancel()
+	if r, err := c.Scrape(ctx); err == nil {
+		Emit(r, ch)
+	}
 }
 
 func gauge(ch chan<- prometheus.Metric, d *prometheus.Desc, v float64, labels ...string) {
@@ -77,6 +79,7 @@ func Emit(r *Report, ch chan<- prometheus.Metric) {
 		gauge(ch, sourceUp, b2f(s.Up), s.Name)
 		gauge(ch, sourceDuration, s.Duration.Seconds(), s.Name)
 	}
+	emitLeftOut(r, ch)
 }
 
 func emitTopology(r *Report, ch chan<- prometheus.Metric) {

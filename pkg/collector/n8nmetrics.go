@@ -23,7 +23,7 @@ const ExecutionDurationMetric = "n8n_workflow_execution_duration_seconds"
 const maxMetricsBody = 16 << 20
 
 // n8nDurations reads the histogram and returns the mean of executions since
-// the previous scrape, falling back to the last such mean, then to the
+// the previous read, falling back to the last such mean, then to the
 // mean since n8n started. A delta that may hold executions that waited for
 // a runner is dropped and the last clean mean kept.
 type n8nDurations struct {
@@ -65,7 +65,7 @@ func (h histo) longestSince(prev histo) float64 {
 // made. dirty is why this interval may be contaminated ("" if nothing
 // says so); lastSaturated is when a runner was last seen saturated. A delta
 // is clean only if no runner was saturated since the earliest moment one of
-// its executions can have started: the previous scrape minus the longest
+// its executions can have started: the previous read minus the longest
 // of them.
 func (d *n8nDurations) read(ctx context.Context, url, dirty string, lastSaturated, now time.Time) (time.Duration, string, error) {
 	h, err := d.fetch(ctx, url)
@@ -89,9 +89,9 @@ func (d *n8nDurations) next(sum float64, count uint64, dirty string) (float64, s
 	switch {
 	case d.hasPrev && count > d.prev.count && dirty == "":
 		d.lastMean, d.hasLast = (sum-d.prev.sum)/float64(count-d.prev.count), true
-		return d.lastMean, fmt.Sprintf("mean of %d executions since the last scrape", count-d.prev.count)
+		return d.lastMean, fmt.Sprintf("mean of %d executions since the last sample", count-d.prev.count)
 	case d.hasPrev && count > d.prev.count:
-		return d.kept(fmt.Sprintf("%d executions since the last scrape left out (%s)", count-d.prev.count, dirty))
+		return d.kept(fmt.Sprintf("%d executions since the last sample left out (%s)", count-d.prev.count, dirty))
 	case d.hasLast && count >= d.prev.count:
 		return d.lastMean, "no new executions; last mean kept"
 	case count == 0:

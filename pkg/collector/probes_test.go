@@ -119,10 +119,12 @@ func serveInTurn(t *testing.T, bodies ...string) string {
 	return srv.URL
 }
 
-// gatherJob runs the service-time part of Gather over a fixed topology.
-func gatherJob(c *Collector, top topology.Topology, queue map[string]int64) *Report {
-	r := &Report{At: time.Now(), Topology: top, Queue: queue}
-	c.measureJobTime(context.Background(), r)
+// sampleAndGather takes one background read of n8n's histogram stamped
+// at, then runs the service-time part of Gather over a fixed topology.
+func sampleAndGather(c *Collector, top topology.Topology, at time.Time) *Report {
+	c.sampleN8n(context.Background(), at)
+	r := &Report{At: at, Topology: top}
+	c.measureJobTime(r)
 	c.measureTaskTime(r)
 	c.evaluate(r)
 	return r
@@ -150,7 +152,7 @@ func histAt(count int, sum, le float64) string {
 // probe's task time stands in (runner-bound at 2/1.06 s). Just after the
 // runner frees up, executions bounded by 2.5 s may still have waited: left
 // out. A delta whose executions all started after the runner freed up (the
-// scrape before it came 2.5 s or more after the last saturation) is used.
+// read before it came 2.5 s or more after the last saturation) is used.
 func TestSaturatedRunnerGatesN8nJobTime(t *testing.T) {
 	probe := newFakeProbeStats(brokerprobe.Stats{Name: "runner-1-1", Running: 2, InferredLimit: 2,
 		RecentTaskMean: 1060 * time.Millisecond, RecentTaskCount: 40})
@@ -161,7 +163,7 @@ func TestSaturatedRunnerGatesN8nJobTime(t *testing.T) {
 	start := time.Now()
 	steps := []struct {
 		running int
-		at      time.Duration // scrape time after start
+		at      time.Duration // read time after start
 		source  string
 		job     time.Duration
 		note    string
@@ -174,10 +176,7 @@ func TestSaturatedRunnerGatesN8nJobTime(t *testing.T) {
 	}
 	for n, st := range steps {
 		probe.setRunning(st.running)
-		r := &Report{At: start.Add(st.at), Topology: top}
-		c.measureJobTime(context.Background(), r)
-		c.measureTaskTime(r)
-		c.evaluate(r)
+		r := sampleAndGather(c, top, start.Add(st.at))
 		u := r.Used["job"]
 		lines := strings.Join(serviceLines(r), "\n")
 		if u.Source != st.source || u.Time != st.job || !strings.Contains(lines, st.note) {
@@ -190,17 +189,23 @@ func TestSaturatedRunnerGatesN8nJobTime(t *testing.T) {
 }
 
 // Without probes today's behaviour stays (n8n's all-time mean at first),
-// but a delta taken while jobs wait in Redis is left out.
+// but a delta read while jobs wait in (real) Redis is left out.
 func TestWaitingJobsGateN8nJobTime(t *testing.T) {
+	rd := queuetest.Start(t)
+	ctx := context.Background()
 	url := n8nHistory(t, [2]float64{10, 10.5}, [2]float64{20, 110.5}, [2]float64{30, 130.5})
-	c := New(Config{N8nMetricsURL: url})
+	c := New(Config{N8nMetricsURL: url, Queue: queue.NewReader(rd.Client, "bull")})
 	top := c.pair([]topology.Process{fixtureProcess(t, "inspect-lab-worker-1.json"), fixtureProcess(t, "inspect-lab-runner-1-1.json")})
 	steps := []struct {
-		waiting int64
+		waiting int
 		want    time.Duration
 	}{{0, 1050 * time.Millisecond}, {5, 1050 * time.Millisecond}, {0, 2 * time.Second}}
 	for i, s := range steps {
-		r := gatherJob(c, top, map[string]int64{"waiting": s.waiting})
+		rd.Client.Del(ctx, "bull:jobs:wait")
+		for j := range s.waiting {
+			rd.Client.LPush(ctx, "bull:jobs:wait", j)
+		}
+		r := sampleAndGather(c, top, time.Now())
 		if u := r.Used["job"]; u.Source != "n8n" || u.Time != s.want {
 			t.Errorf("scrape %d (waiting %d): used %+v, want %v", i+1, s.waiting, u, s.want)
 		}
@@ -281,10 +286,12 @@ func TestSamplerGatedByProbes(t *testing.T) {
 // clock starts at worker pickup: a worker-bound queue is clean), but a
 // probe with no runner connected does (tasks wait for one to come back).
 func TestProbeGateForN8nDeltas(t *testing.T) {
+	rd := queuetest.Start(t)
+	rd.Client.LPush(context.Background(), "bull:jobs:wait", 1, 2, 3, 4, 5)
 	probe := newFakeProbeStats(brokerprobe.Stats{Name: "runner-1-1", Running: 5, InferredLimit: 20,
 		RecentTaskMean: time.Second, RecentTaskCount: 40})
 	bodies := []string{histAt(100, 110, 2.5), histAt(110, 121, 2.5), histAt(120, 150, 5), histAt(120, 150, 5), histAt(130, 162, 2.5)}
-	c := New(Config{N8nMetricsURL: serveInTurn(t, bodies...), Probes: labProbes(probe)})
+	c := New(Config{N8nMetricsURL: serveInTurn(t, bodies...), Probes: labProbes(probe), Queue: queue.NewReader(rd.Client, "bull")})
 	top := c.pair([]topology.Process{fixtureProcess(t, "inspect-lab-worker-1.json"), labRunner(t, "fx-runner-1-1", "http://127.0.0.1:5711", 20)})
 	start := time.Now().Add(time.Minute) // scrape times after any real-clock saturation mark
 	steps := []struct {
@@ -300,10 +307,7 @@ func TestProbeGateForN8nDeltas(t *testing.T) {
 	}
 	for n, st := range steps {
 		probe.setLimit(st.limit)
-		r := &Report{At: start.Add(st.at), Topology: top, Queue: map[string]int64{"waiting": 5}}
-		c.measureJobTime(context.Background(), r)
-		c.measureTaskTime(r)
-		c.evaluate(r)
+		r := sampleAndGather(c, top, start.Add(st.at))
 		if u := r.Used["job"]; u.Time != st.job {
 			t.Fatalf("scrape %d: job stage used %+v, want %v\n%s", n+1, u, st.job, strings.Join(serviceLines(r), "\n"))
 		}

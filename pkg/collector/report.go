@@ -37,6 +37,10 @@ type Report struct {
 	Skipped    []string               // measurements left out this scrape, and why
 	Verdict    *capacity.Verdict      // nil without workers
 	VerdictErr string
+	// LeftOut names the processes this discovery listed but could not
+	// read; LeftOutTotal counts them since start, by platform source.
+	LeftOut      []string
+	LeftOutTotal map[string]uint64
 }
 
 func (r *Report) addSource(s SourceResult) { r.Sources = append(r.Sources, s) }

@@ -15,10 +15,9 @@ import (
 // measureJobTime collects the worker-stage time from Redis (Little's law)
 // and from n8n's execution histogram. Both count the time a job waits for
 // a runner slot. The Redis sampler keeps its last estimate taken while no
-// runner was saturated and no job waited. n8n's durations are recorded at
-// completion, so a delta is used only if no runner was saturated since its
-// executions can have started, and no job waited in Redis meanwhile.
-func (c *Collector) measureJobTime(ctx context.Context, r *Report) {
+// runner was saturated and no job waited; the n8n sampler (n8nsampler.go)
+// keeps its last delta judged clean. A scrape only reads what they hold.
+func (c *Collector) measureJobTime(r *Report) {
 	if c.cfg.Sampler != nil {
 		if e, ok, _ := c.cfg.Sampler.JobTime(); ok {
 			r.Measured = append(r.Measured, ServiceTime{Stage: "job", Source: "redis", Time: e.JobTime, Note: littleNote(e, r.At)})
@@ -28,20 +27,17 @@ func (c *Collector) measureJobTime(ctx context.Context, r *Report) {
 	if url == "" {
 		url = discoverMetricsURL(r.Topology.Mains)
 	}
-	if url == "" {
+	smp := c.n8n.point(url)
+	if smp == nil {
 		return
 	}
-	dirty := c.n8nDirty(r)
-	r.addSource(timed(ctx, "n8n", c.cfg.Timeout, func(ctx context.Context) error {
-		d, note, err := c.n8n.read(ctx, url, dirty, c.lastSaturated(r.At), r.At)
-		switch {
-		case err == nil && d > 0:
-			r.Measured = append(r.Measured, ServiceTime{Stage: "job", Source: "n8n", Time: d, Note: note})
-		case err == nil && note != "":
-			r.Skipped = append(r.Skipped, "job stage from n8n: "+note)
-		}
-		return err
-	}))
+	r.addSource(smp.source)
+	if smp.measured != nil {
+		r.Measured = append(r.Measured, *smp.measured)
+	}
+	if smp.skipped != "" {
+		r.Skipped = append(r.Skipped, smp.skipped)
+	}
 }
 
 // littleNote says how the Redis estimate was made, and that it is held
@@ -57,19 +53,31 @@ func littleNote(e queue.Estimate, now time.Time) string {
 // heldAfter is the age past which the landing page calls an estimate held.
 const heldAfter = 5 * time.Second
 
-// n8nDirty says why the executions since the last n8n scrape may include
+// n8nDirty says why the executions since the last n8n read may include
 // waiting for a runner, or "" when nothing says so. n8n starts the clock at
 // worker pickup, so time in Redis's wait list is not in it; but without a
-// probe to watch the runners, jobs waiting in Redis (in this scrape's depth
-// or a sampler reading since) are the only sign that they may be full.
-func (c *Collector) n8nDirty(r *Report) string {
+// probe to watch the runners, jobs waiting in Redis (now, or in a Redis
+// sampler reading since the last call) are the only sign that they may be
+// full.
+func (c *Collector) n8nDirty(ctx context.Context) string {
 	if len(c.cfg.Probes) > 0 {
 		return ""
 	}
-	if c.cfg.Sampler != nil && c.cfg.Sampler.BusySinceLast() || r.Queue["waiting"] > 0 {
+	if c.cfg.Sampler != nil && c.cfg.Sampler.BusySinceLast() || c.jobsWaiting(ctx) {
 		return "jobs waited in Redis"
 	}
 	return ""
+}
+
+// jobsWaiting reads Bull's wait list now; an unreadable queue says nothing.
+func (c *Collector) jobsWaiting(ctx context.Context) bool {
+	if c.cfg.Queue == nil {
+		return false
+	}
+	ctx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
+	defer cancel()
+	depth, err := c.cfg.Queue.Depth(ctx)
+	return err == nil && depth["waiting"] > 0
 }
 
 // discoverMetricsURL points at main's N8N_PORT: loopback on host

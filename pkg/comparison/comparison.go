@@ -12,6 +12,7 @@ import (
 
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/capacity"
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/loadgen"
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/redact"
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/snapshot"
 )
 
@@ -24,7 +25,7 @@ type Comparison struct {
 	Bottleneck string      `json:"bottleneck"`
 	Effective  int         `json:"effective_concurrency"`
 	Prediction *Prediction `json:"prediction,omitempty"` // closed loop with a known service time
-	Error      string      `json:"error,omitempty"`      // the scrape failed; other fields are empty
+	Error      string      `json:"error,omitempty"`      // the scrape failed, URLs redacted; other fields are empty
 }
 
 // Prediction is capacity.PredictClosedLoop for the step's VUs.
@@ -58,8 +59,8 @@ type Hook struct {
 
 var _ loadgen.StepHook = (*Hook)(nil)
 
-// Source is the exporter's URL with any password hidden.
-func (h *Hook) Source() string { return loadgen.RedactURLs([]string{h.Reader.URL})[0] }
+// Source is the exporter's URL with its password and query values hidden.
+func (h *Hook) Source() string { return redact.URL(h.Reader.URL) }
 
 // Attach reads the exporter and stores the comparison in sr.Exporter. A
 // failed read is recorded as the comparison's error; a sweep that is
@@ -81,11 +82,11 @@ func (h *Hook) Attach(ctx context.Context, sr *loadgen.StepResult) {
 func (h *Hook) compare(ctx context.Context, sr *loadgen.StepResult) *Comparison {
 	snap, err := h.Reader.Read(ctx)
 	if err != nil {
-		return &Comparison{Error: err.Error()}
+		return &Comparison{Error: redact.Text(err.Error())} // the client's error quotes the URL whole
 	}
 	md, err := snap.Model()
 	if err != nil {
-		return &Comparison{Error: err.Error()}
+		return &Comparison{Error: redact.Text(err.Error())}
 	}
 	return Compare(md, sr.Load, sr.Figures)
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/n8n-ceiling/n8n-ceiling/internal/testtool"
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/loadgen"
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/snapshot"
 )
@@ -99,6 +100,30 @@ func TestOfAfterJSONRoundTrip(t *testing.T) {
 	}
 	if got := Of(back.Steps[2]); got != nil {
 		t.Errorf("a step without comparison gave %+v", got)
+	}
+}
+
+// The source and a failed scrape's error hide the URL's password and
+// query values: the HTTP client's error quotes the URL whole.
+func TestSourceAndErrorsHideURLSecrets(t *testing.T) {
+	srv := fixtureServer(t)
+	closed := testtool.ClosedAddr(t)
+	for _, u := range []string{
+		strings.Replace(srv.URL, "http://", "http://u:P2@", 1) + "/nope?auth=T2",
+		"http://u:P2@" + closed + "/metrics?auth=T2",
+	} {
+		h := &Hook{Reader: &snapshot.Reader{URL: u}}
+		sr := loadgen.StepResult{Load: loadgen.Step{VUs: 1}}
+		h.Attach(context.Background(), &sr)
+		c := Of(sr)
+		if c == nil || c.Error == "" {
+			t.Fatalf("%s: comparison %+v, want an error", u, c)
+		}
+		for _, s := range []string{h.Source(), c.Error, string(sr.Exporter)} {
+			if strings.Contains(s, "P2") || strings.Contains(s, "T2") || !strings.Contains(s, "auth=xxxxx") {
+				t.Errorf("%q: want the password and query value hidden, the key kept", s)
+			}
+		}
 	}
 }
 

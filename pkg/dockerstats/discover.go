@@ -28,11 +28,13 @@ type Client struct {
 
 // NewClient connects to host ("" = DOCKER_HOST or the local socket) and
 // negotiates the API version, so old engines (20.10 speaks 1.41) work.
-func NewClient(host, label string, bound int) (*Client, error) {
+// extra options apply last (tests wrap the transport).
+func NewClient(host, label string, bound int, extra ...client.Opt) (*Client, error) {
 	opts := []client.Opt{client.FromEnv, client.WithAPIVersionNegotiation()}
 	if host != "" {
 		opts = append(opts, client.WithHost(host))
 	}
+	opts = append(opts, extra...)
 	api, err := client.NewClientWithOpts(opts...)
 	if err != nil {
 		return nil, fmt.Errorf("docker client: %w", err)
@@ -44,6 +46,9 @@ func NewClient(host, label string, bound int) (*Client, error) {
 func (c *Client) Close() error { return c.api.Close() }
 
 // Discover lists running containers and returns the n8n ones, inspected.
+// A container whose inspect fails is left out, and named in the
+// InspectErrors returned beside the rest; a context that ends first fails
+// the whole discovery.
 func (c *Client) Discover(ctx context.Context) ([]topology.Process, error) {
 	opts := container.ListOptions{}
 	if c.label != "" {
@@ -53,36 +58,62 @@ func (c *Client) Discover(ctx context.Context) ([]topology.Process, error) {
 	if err != nil {
 		return nil, fmt.Errorf("list containers: %w", err)
 	}
-	ids := c.candidates(list)
-	found := make([]*topology.Process, len(ids))
-	errs := make([]error, len(ids))
-	forEachBounded(len(ids), c.bound, func(i int) {
-		found[i], errs[i] = c.inspect(ctx, ids[i])
+	cands := c.candidates(list)
+	found := make([]*topology.Process, len(cands))
+	errs := make([]error, len(cands))
+	forEachBounded(len(cands), c.bound, func(i int) {
+		found[i], errs[i] = c.inspect(ctx, cands[i])
 	})
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("inspect containers: %w", err)
+	}
 	var out []topology.Process
+	var failed InspectErrors
 	for i, f := range found {
 		if errs[i] != nil {
-			return nil, errs[i]
+			failed = append(failed, errs[i])
 		}
 		if f != nil {
 			out = append(out, *f)
 		}
 	}
 	joinNamespaces(out)
+	if len(failed) > 0 {
+		return out, failed
+	}
 	return out, nil
 }
 
-// candidates returns the listed IDs not known to be foreign, and forgets
-// ignored IDs that are gone.
-func (c *Client) candidates(list []container.Summary) []string {
+// InspectErrors are the containers a discovery left out because their
+// inspect failed, each error naming one by name and short ID; the
+// processes returned beside it stand.
+type InspectErrors []error
+
+func (e InspectErrors) Error() string {
+	return fmt.Sprintf("%d container inspects failed, e.g. %v", len(e), e[0])
+}
+
+// LeftOut is one error per container left out.
+func (e InspectErrors) LeftOut() []error { return e }
+
+// candidate is a listed container to inspect.
+type candidate struct{ id, name string }
+
+// candidates returns the listed containers not known to be foreign, and
+// forgets ignored IDs that are gone.
+func (c *Client) candidates(list []container.Summary) []candidate {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	seen := map[string]bool{}
-	var ids []string
+	var out []candidate
 	for _, s := range list {
 		seen[s.ID] = true
 		if !c.ignored[s.ID] {
-			ids = append(ids, s.ID)
+			cd := candidate{id: s.ID}
+			if len(s.Names) > 0 {
+				cd.name = strings.TrimPrefix(s.Names[0], "/")
+			}
+			out = append(out, cd)
 		}
 	}
 	for id := range c.ignored {
@@ -90,17 +121,18 @@ func (c *Client) candidates(list []container.Summary) []string {
 			delete(c.ignored, id)
 		}
 	}
-	return ids
+	return out
 }
 
 // inspect returns nil for a container that is not n8n's or vanished.
-func (c *Client) inspect(ctx context.Context, id string) (*topology.Process, error) {
+func (c *Client) inspect(ctx context.Context, cd candidate) (*topology.Process, error) {
+	id := cd.id
 	in, err := c.api.ContainerInspect(ctx, id)
 	if client.IsErrNotFound(err) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("inspect %.12s: %w", id, err)
+		return nil, fmt.Errorf("inspect %s (%.12s): %w", cd.name, id, err)
 	}
 	p, ok := FromInspect(in)
 	if !ok {

@@ -5,11 +5,11 @@ import (
 	"fmt"
 	"maps"
 	"net/http"
-	"regexp"
 	"sync"
 	"time"
 
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/loadgen"
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/redact"
 )
 
 // Runner runs a spec's cases one after another.
@@ -21,6 +21,12 @@ type Runner struct {
 	// ProgressLine renders the load's progress, logged every 5 s; nil
 	// logs none (pkg/report.ProgressLine is loadctl's).
 	ProgressLine func(loadgen.Progress) string
+	// RecordBody keeps JSON request bodies in the result: in the spec it
+	// echoes and in each sweep's settings. By default only their size and
+	// content type are kept.
+	RecordBody bool
+
+	sec *redact.Secrets // the running case's, for its logs and errors
 }
 
 // Run executes every case. A case that cannot apply, settle or load is
@@ -30,7 +36,7 @@ func (r *Runner) Run(ctx context.Context) *Result {
 	if r.Client == nil {
 		r.Client = &http.Client{Timeout: 5 * time.Second}
 	}
-	res := &Result{Schema: SchemaVersion, Spec: r.Spec, Started: time.Now(), Cases: []CaseResult{}}
+	res := &Result{Schema: SchemaVersion, Spec: r.Spec.forResult(r.RecordBody), Started: time.Now(), Cases: []CaseResult{}}
 	for i, c := range r.Spec.Cases {
 		if ctx.Err() != nil {
 			break
@@ -46,18 +52,21 @@ func (r *Runner) Run(ctx context.Context) *Result {
 	return res
 }
 
+// logf logs with the running case's secrets and every URL's credentials
+// hidden.
 func (r *Runner) logf(format string, a ...any) {
 	if r.Log != nil {
-		r.Log(fmt.Sprintf(format, a...))
+		r.Log(r.sec.Text(fmt.Sprintf(format, a...)))
 	}
 }
 
 func (r *Runner) runCase(ctx context.Context, c Case) CaseResult {
 	env := mergeEnv(r.Spec.Env, c.Env)
-	cr := CaseResult{Name: c.Name, Group: c.Group, Env: redactEnv(env), Seed: c.Seed, Memory: []ContainerMemory{}, Checks: []CheckResult{}}
+	r.sec = caseSecrets(env)
+	cr := CaseResult{Name: c.Name, Group: c.Group, Env: redactEnv(env, r.sec), Seed: c.Seed, Memory: []ContainerMemory{}, Checks: []CheckResult{}}
 	if err := r.measure(ctx, c, env, &cr); err != nil {
-		cr.Error = err.Error()
-		r.logf("  %s: %v", c.Name, err)
+		cr.Error = r.sec.Text(err.Error())
+		r.logf("  %s: %s", c.Name, cr.Error)
 	}
 	cr.Checks = c.Expect.Evaluate(&cr)
 	cr.Passed = cr.Error == ""
@@ -80,7 +89,7 @@ func (r *Runner) measure(ctx context.Context, c Case, env map[string]string, cr 
 	if err != nil {
 		return err
 	}
-	cr.Webhooks, cr.Exporter = loadgen.RedactURLs(urls), loadgen.RedactURLs([]string{exporter})[0]
+	cr.Webhooks, cr.Exporter = redact.URLs(urls), redact.URL(exporter)
 	top, err := settle(ctx, r.Client, exporter, c.Wait, r.Spec.Settle.Timeout.D(), r.Spec.Settle.Poll.D())
 	cr.SettleSec = time.Since(t0).Seconds()
 	if err != nil {
@@ -103,7 +112,7 @@ func (r *Runner) measure(ctx context.Context, c Case, env map[string]string, cr 
 
 func (r *Runner) load(ctx context.Context, plan loadgen.Plan, lt *loadgen.Target, smp *sampler, cr *CaseResult) error {
 	first := &firstFailure{}
-	sw := &loadgen.Sweep{Plan: plan, Target: lt, ProgressEvery: time.Second, OnProgress: first.observe(r.progress)}
+	sw := &loadgen.Sweep{Plan: plan, Target: lt, RecordBody: r.RecordBody, ProgressEvery: time.Second, OnProgress: first.observe(r.progress)}
 	stop := smp.start(ctx)
 	first.start = time.Now()
 	res, err := sw.Run(ctx)
@@ -208,19 +217,5 @@ func mergeEnv(base, over map[string]string) map[string]string {
 		out = map[string]string{}
 	}
 	maps.Copy(out, over)
-	return out
-}
-
-// secretName matches env names whose values must not reach reports.
-var secretName = regexp.MustCompile(`(?i)token|secret|password|passwd|key|auth|credential`)
-
-func redactEnv(env map[string]string) map[string]string {
-	out := make(map[string]string, len(env))
-	for k, v := range env {
-		if secretName.MatchString(k) {
-			v = "xxxxx"
-		}
-		out[k] = v
-	}
 	return out
 }

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // fakeSpec is a small experiment against fakeLab: two runner limits, then
@@ -131,7 +132,9 @@ func TestSettleTimeoutNamesTheDifference(t *testing.T) {
 	spec := fakeSpec(t)
 	spec.Cases = spec.Cases[:1]
 	spec.Cases[0].Wait.RunnerLimits = []int{7} // the hook sets 2: never reached
-	spec.Settle.Timeout = Duration(300_000_000)
+	// The first scrape must answer inside the timeout for the error to
+	// name the difference: 2 s keeps that true on a loaded machine.
+	spec.Settle.Timeout = Duration(2 * time.Second)
 	r := &Runner{Spec: spec, Apply: NewApplier(spec.Apply, ".", nil)}
 	c := r.Run(context.Background()).Cases[0]
 	if !strings.Contains(c.Error, "runner limits [2], want [7]") {

@@ -126,6 +126,9 @@ func (t Target) validate(applyKind string) error {
 	if t.Timeout <= 0 {
 		return fmt.Errorf("target.timeout must be positive")
 	}
+	if err := loadgen.CheckMethod(t.Method); err != nil {
+		return fmt.Errorf("target.method: %w", err)
+	}
 	if t.Upload != "" {
 		if _, err := loadgen.ParseSize(t.Upload); err != nil {
 			return fmt.Errorf("target.upload: %w", err)

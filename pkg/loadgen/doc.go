@@ -17,4 +17,8 @@
 //
 // A result is attributed to the step in which it completes, and only when it
 // completes inside the step's measured window (after its warm-up).
+//
+// A result holds no secret: URLs and error examples are redacted
+// (pkg/redact), header values are never kept, and the request body only
+// with Sweep.RecordBody.
 package loadgen

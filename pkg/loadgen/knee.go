@@ -1,6 +1,6 @@
 package loadgen
 
-// Knee rules from the issue: the knee is the lowest step whose throughput
+// Knee rules: the knee is the lowest step whose throughput
 // is at least KneeShare of the best step's, where every later step adds
 // less than Plateau over it while latency rises.
 const (

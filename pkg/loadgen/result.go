@@ -27,7 +27,7 @@ type Result struct {
 }
 
 // Settings records the sweep's inputs. Header values are left out: they
-// often carry credentials.
+// often carry credentials. URL passwords and query values are redacted.
 type Settings struct {
 	Model            Model    `json:"model"`
 	Steps            []Step   `json:"steps"`
@@ -41,11 +41,11 @@ type Settings struct {
 	HeaderNames      []string `json:"header_names"`
 	ContentType      string   `json:"content_type,omitempty"`
 	BodyBytes        int      `json:"body_bytes"`
-	Body             string   `json:"body,omitempty"` // JSON bodies only, not uploads
+	Body             string   `json:"body,omitempty"` // with Sweep.RecordBody, JSON bodies only
 	ExpectStatus     []int    `json:"expect_status"`
 	Checks           []string `json:"checks"`
 	TimeoutSeconds   float64  `json:"timeout_seconds"`
-	Exporter         string   `json:"exporter,omitempty"` // StepHook.Source
+	Exporter         string   `json:"exporter,omitempty"` // StepHook.Source, redacted
 }
 
 // StepResult is one step's load and figures. Exporter is what a StepHook

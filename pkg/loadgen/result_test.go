@@ -5,12 +5,19 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 )
 
+// On the fake clock (synctest) the run has no failure to flake on: the
+// fail_rate threshold always passes.
 func TestResultJSONRoundTrip(t *testing.T) {
-	srv := delayServer(t, 20*time.Millisecond)
-	tgt := okTarget(strings.Replace(srv.URL, "http://", "http://bench:s3cret-pass@", 1))
+	synctest.Test(t, testResultJSONRoundTrip)
+}
+
+func testResultJSONRoundTrip(t *testing.T) {
+	tgt := fakeTarget(t, delayHandler(20*time.Millisecond), 5*time.Second)
+	tgt.URLs = []string{"http://bench:s3cret-pass@fake/hook?token=s3cret-query"}
 	tgt.Header = map[string][]string{"Authorization": {"Bearer s3cret-token"}}
 	res := runSweep(t, &Sweep{
 		Plan:   Plan{Model: Open, Steps: OpenSteps([]float64{20, 40}), Step: 400 * time.Millisecond, MaxInFlight: 10},
@@ -23,7 +30,10 @@ func TestResultJSONRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	if strings.Contains(first.String(), "s3cret") {
-		t.Fatal("a header value or URL password reached the JSON")
+		t.Fatal("a header value, URL password or query value reached the JSON")
+	}
+	if !strings.Contains(first.String(), "token=xxxxx") || strings.Contains(first.String(), `"body"`) {
+		t.Errorf("want the query key kept and no body by default:\n%s", first.String())
 	}
 	back, err := ReadJSON(bytes.NewReader(first.Bytes()))
 	if err != nil {
@@ -47,5 +57,25 @@ func TestReadJSONRejectsOtherSchema(t *testing.T) {
 	}
 	if _, err := ReadJSON(strings.NewReader("{")); err == nil {
 		t.Error("truncated JSON accepted")
+	}
+}
+
+// RecordBody keeps a JSON body in the settings; an upload never is.
+func TestRecordBody(t *testing.T) {
+	tgt := okTarget("http://127.0.0.1:1/x")
+	for _, c := range []struct {
+		record      bool
+		contentType string
+		want        string
+	}{
+		{false, "application/json", ""},
+		{true, "application/json", `{"sleep_ms":1}`},
+		{true, "application/octet-stream", ""},
+	} {
+		tgt.ContentType = c.contentType
+		set := (&Sweep{Target: tgt, RecordBody: c.record}).settings()
+		if set.Body != c.want || set.BodyBytes != len(tgt.Body) || set.ContentType != c.contentType {
+			t.Errorf("record %v %s: body %q, %d bytes, %q", c.record, c.contentType, set.Body, set.BodyBytes, set.ContentType)
+		}
 	}
 }

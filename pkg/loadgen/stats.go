@@ -4,6 +4,8 @@ import (
 	"time"
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/redact"
 )
 
 // Latencies are recorded in microseconds from 1 µs to one hour with three
@@ -22,7 +24,7 @@ type stepStats struct {
 	passing  *hdrhistogram.Histogram // latency of passing requests
 	all      *hdrhistogram.Histogram // latency of every completed request
 	counts   [numOutcomes]int64
-	examples [numOutcomes]string // first detail seen per error kind
+	examples [numOutcomes]string // first detail seen per error kind, redacted
 	late     int64
 	inflight float64 // sum of in-flight samples
 	samples  int64
@@ -36,7 +38,7 @@ func (s *stepStats) add(lat time.Duration, rep Reply) {
 	o := rep.Outcome
 	s.counts[o]++
 	if s.examples[o] == "" {
-		s.examples[o] = rep.Detail
+		s.examples[o] = redact.Text(rep.Detail) // errors quote the URL, query and password too
 	}
 	if o == OutcomeDropped {
 		return // never sent: it has no latency

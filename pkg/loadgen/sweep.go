@@ -4,12 +4,13 @@ import (
 	"context"
 	"fmt"
 	"maps"
-	"net/url"
 	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/redact"
 )
 
 const (
@@ -20,10 +21,12 @@ const (
 )
 
 // Sweep runs a plan against a target. Hook, Observer, OnProgress and
-// OnStep are optional.
+// OnStep are optional. RecordBody keeps a JSON request body in the
+// result's settings; by default only its size and content type are kept.
 type Sweep struct {
 	Plan          Plan
 	Target        *Target
+	RecordBody    bool
 	Hook          StepHook
 	Observer      Observer
 	OnProgress    func(Progress)
@@ -182,7 +185,7 @@ func (s *Sweep) settings() Settings {
 	t, p := s.Target, s.Plan
 	set := Settings{
 		Model: p.Model, Steps: p.Steps, StepSeconds: p.Step.Seconds(), WarmupSeconds: p.Warmup.Seconds(),
-		StopAtKnee: p.StopAtKnee, URLs: RedactURLs(t.URLs), Method: t.methodOrPost(),
+		StopAtKnee: p.StopAtKnee, URLs: redact.URLs(t.URLs), Method: t.methodOrPost(),
 		HeaderNames: slices.Sorted(maps.Keys(t.Header)), ContentType: t.ContentType, BodyBytes: len(t.Body),
 		ExpectStatus: t.Checks.Status, TimeoutSeconds: t.Client.Timeout.Seconds(), Checks: []string{},
 	}
@@ -190,7 +193,7 @@ func (s *Sweep) settings() Settings {
 		set.MaxInFlight = p.MaxInFlight
 		set.LateAfterSeconds = p.lateAfter().Seconds()
 	}
-	if strings.HasPrefix(t.ContentType, "application/json") {
+	if s.RecordBody && strings.HasPrefix(t.ContentType, "application/json") {
 		set.Body = string(t.Body)
 	}
 	for _, f := range t.Checks.Fields {
@@ -212,16 +215,4 @@ func (p Plan) String() string {
 		loads[i] = s.Label()
 	}
 	return fmt.Sprintf("%s loop, steps %s, %v each after %v warm-up", p.Model, strings.Join(loads, ", "), p.Step, p.Warmup)
-}
-
-// RedactURLs hides passwords in URLs (http://user:xxxxx@host) for reports.
-func RedactURLs(urls []string) []string {
-	out := make([]string, len(urls))
-	for i, raw := range urls {
-		out[i] = raw
-		if u, err := url.Parse(raw); err == nil {
-			out[i] = u.Redacted()
-		}
-	}
-	return out
 }

@@ -13,6 +13,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/redact"
 )
 
 // Limits on what a response may cost us.
@@ -61,11 +63,28 @@ func (t *Target) Validate() error {
 	for _, u := range t.URLs {
 		p, err := url.Parse(u)
 		if err != nil || (p.Scheme != "http" && p.Scheme != "https") || p.Host == "" {
-			return fmt.Errorf("URL %q: want http(s)://host[:port]/path", u)
+			return fmt.Errorf("URL %q: want http(s)://host[:port]/path", redact.URL(u))
+		}
+	}
+	if t.Method != "" {
+		if err := CheckMethod(t.Method); err != nil {
+			return err
 		}
 	}
 	if t.Client == nil || t.Client.Timeout <= 0 {
 		return errors.New("the HTTP client needs a timeout")
+	}
+	return nil
+}
+
+// CheckMethod applies net/http's own rule to an HTTP method: a
+// non-empty token of RFC 9110 (letters, digits and !#$%&'*+-.^_`|~).
+func CheckMethod(m string) error {
+	if m == "" {
+		return errors.New("method is empty")
+	}
+	if _, err := http.NewRequest(m, "http://127.0.0.1/", nil); err != nil {
+		return fmt.Errorf("method %q: not an HTTP token (letters, digits and !#$%%&'*+-.^_`|~ only)", m)
 	}
 	return nil
 }

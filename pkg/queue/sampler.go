@@ -9,11 +9,11 @@ import (
 
 // Sampler keeps a sliding window of readings for the job-time estimate.
 //
-// It is the one background goroutine in the exporter, and it exists
-// because Little's law needs a time series: a scrape every 15–60 s sees
-// two points, too few to average the active list or to tell a saturated
-// stretch from an unsaturated one. Reading once a second between scrapes
-// gives both. Everything else is read at scrape time.
+// It runs in the background because Little's law needs a time series: a
+// scrape every 15–60 s sees two points, too few to average the active list
+// or to tell a saturated stretch from an unsaturated one. Reading once a
+// second between scrapes gives both. Besides it, only the collector's n8n
+// histogram sampler runs between scrapes; the rest is read at scrape time.
 type Sampler struct {
 	r        *Reader
 	interval time.Duration

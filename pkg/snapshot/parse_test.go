@@ -1,10 +1,13 @@
 package snapshot
 
 import (
+	"context"
 	"os"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/n8n-ceiling/n8n-ceiling/internal/testtool"
 )
 
 func parseFile(t *testing.T, path string) *Snapshot {
@@ -113,5 +116,23 @@ n8n_runner_task_duration_seconds_count{probe="b"} 3
 	}
 	if _, ok := empty.TasksRunning(); ok || empty.TaskDuration().OK {
 		t.Error("a page without probe series reported probe figures")
+	}
+}
+
+// A failed scrape names the URL without its password or query values,
+// also where the HTTP client's own error repeats the URL.
+func TestReadErrorHidesSecrets(t *testing.T) {
+	r := &Reader{URL: "http://u:pwSECRET1@" + testtool.ClosedAddr(t) + "/metrics?auth=tokSECRET2"}
+	_, err := r.Read(context.Background())
+	if err == nil {
+		t.Fatal("a closed port answered")
+	}
+	for _, secret := range []string{"pwSECRET1", "tokSECRET2"} {
+		if strings.Contains(err.Error(), secret) {
+			t.Fatalf("error leaks %s: %v", secret, err)
+		}
+	}
+	if !strings.Contains(err.Error(), "auth=xxxxx") {
+		t.Fatalf("error does not name the redacted URL: %v", err)
 	}
 }

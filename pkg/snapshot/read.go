@@ -5,8 +5,9 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/url"
 	"time"
+
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/redact"
 )
 
 // maxBody bounds one answer.
@@ -18,8 +19,9 @@ type Reader struct {
 	Client *http.Client // nil: a client with a 5 s timeout
 }
 
-// Read fetches and parses one scrape. Errors name the URL with any
-// password hidden.
+// Read fetches and parses one scrape. Errors name the URL with its
+// password and query values hidden (pkg/redact), the client's own text
+// included.
 func (r *Reader) Read(ctx context.Context) (*Snapshot, error) {
 	client := r.Client
 	if client == nil {
@@ -27,23 +29,15 @@ func (r *Reader) Read(ctx context.Context) (*Snapshot, error) {
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, r.URL, nil)
 	if err != nil {
-		return nil, fmt.Errorf("scrape %s: bad URL", redacted(r.URL))
+		return nil, fmt.Errorf("scrape %s: bad URL", redact.URL(r.URL))
 	}
 	resp, err := client.Do(req)
 	if err != nil {
-		return nil, fmt.Errorf("scrape %s: %w", redacted(r.URL), err)
+		return nil, fmt.Errorf("scrape %s: %s", redact.URL(r.URL), redact.Text(err.Error()))
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("scrape %s: HTTP %d", redacted(r.URL), resp.StatusCode)
+		return nil, fmt.Errorf("scrape %s: HTTP %d", redact.URL(r.URL), resp.StatusCode)
 	}
 	return Parse(io.LimitReader(resp.Body, maxBody))
-}
-
-// redacted hides a URL's password; an unparsable URL is not shown.
-func redacted(raw string) string {
-	if u, err := url.Parse(raw); err == nil {
-		return u.Redacted()
-	}
-	return "(unparsable)"
 }

@@ -3,6 +3,7 @@
 //	labctl wait-webhook URL [timeout]   POST the bench body until {ok:true}
 //	labctl wait-http URL [timeout]      GET until HTTP 200
 //	labctl drive URL VUS SECONDS SLEEP_MS  a short closed-loop burst; prints req/s
+//	labctl check-private STATE          the secret-bearing files are owner-only
 package main
 
 import (
@@ -23,6 +24,13 @@ func main() {
 	}
 	if os.Args[1] == "drive" {
 		os.Exit(drive(os.Args[2:]))
+	}
+	if os.Args[1] == "check-private" {
+		if err := lab.CheckPrivate(os.Args[2]); err != nil {
+			fmt.Fprintf(os.Stderr, "labctl: check-private: %v\n", err)
+			os.Exit(1)
+		}
+		return
 	}
 	timeout := 180 * time.Second
 	if len(os.Args) > 3 {

@@ -1,5 +1,6 @@
-// Package queuetest starts a real redis-server for tests: on a free
-// loopback port, with a temporary directory, stopped by PID at cleanup.
+// Package queuetest starts Redis for tests: a real redis-server on a free
+// loopback port, with a temporary directory, stopped by PID at cleanup
+// (Start), or an in-memory miniredis (StartMemory).
 package queuetest
 
 import (
