@@ -56,6 +56,10 @@ type cpuView struct {
 	has      bool   // estimate is set
 	waiting  string // why the current window gives no estimate
 	cores    int    // online CPUs, 0 when /proc/stat is unreadable
+	// completed is the execution counter's last value; counted says it
+	// was read.
+	completed float64
+	counted   bool
 	quota    map[string]float64
 	source   map[string]SourceResult // "cpu" and "host", the last reading's outcome
 }
@@ -114,8 +118,9 @@ func (s *cpuSampler) step(ctx context.Context, now time.Time) {
 		r.Executions, err = s.cfg.Executions.Completed(ctx)
 		return err
 	})
+	v.completed, v.counted = r.Executions, v.source["executions"].Up
 	if s.cfg.Host != nil {
-		v.source["host"] = timed(ctx, "host", s.cfg.Interval, func(context.Context) error {
+		v.source["procstat"] = timed(ctx, "procstat", s.cfg.Interval, func(context.Context) error {
 			h, err := s.cfg.Host()
 			if err == nil {
 				r.CPU[capacity.HostCPU], v.cores = h.Busy, h.Cores

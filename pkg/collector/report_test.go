@@ -73,7 +73,7 @@ n8n_worker_bottleneck{component="worker",worker="fx-worker-2"} 0
 # HELP n8n_cluster_effective_concurrency Sum of the workers' effective concurrency.
 # TYPE n8n_cluster_effective_concurrency gauge
 n8n_cluster_effective_concurrency 10
-# HELP n8n_cluster_ceiling_executions_per_second Sum of the workers' ceilings.
+# HELP n8n_cluster_ceiling_executions_per_second Executions per second the cluster can complete: the minimum over every resource, slots and CPU alike (the slots alone until a CPU demand is measured).
 # TYPE n8n_cluster_ceiling_executions_per_second gauge
 n8n_cluster_ceiling_executions_per_second 3.3333333333333335
 # HELP n8n_service_time_seconds Time one execution holds a slot, per stage (job = worker, task = runner) and source.
