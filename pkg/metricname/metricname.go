@@ -28,7 +28,12 @@ const (
 	QueueJobs                   = "n8n_queue_jobs"
 	SourceUp                    = "n8n_exporter_source_up"
 	SourceDuration              = "n8n_exporter_source_duration_seconds"
+	InspectErrors               = "n8n_exporter_inspect_errors_total"
 )
+
+// BuildInfo is the exporter binary's own build metric (cmd/exporter),
+// beside the collector's.
+const BuildInfo = "n8n_exporter_build_info"
 
 // The broker probe's metrics (pkg/brokerprobe), served on the exporter's
 // /metrics or a probe sidecar's.
@@ -69,7 +74,7 @@ func Exporter() []string {
 	return []string{WorkerConcurrency, RunnerMaxConcurrency, WorkerRunnerCapacity, WorkerEffectiveConcurrency,
 		WorkerBottleneck, WorkerCeiling, ClusterEffectiveConcurrency, ClusterCeiling, ClusterWorkersWithoutRunner,
 		ServiceTime, ServiceTimeUsed, ContainerWorkingSet, ContainerRSS, ContainerMemoryLimit, ContainerOOMKilled,
-		ContainerOOMKills, ContainerRestarts, QueueJobs, SourceUp, SourceDuration}
+		ContainerOOMKills, ContainerRestarts, QueueJobs, SourceUp, SourceDuration, InspectErrors}
 }
 
 // Probe lists the names a broker probe emits.
