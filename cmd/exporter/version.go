@@ -8,10 +8,9 @@ import (
 	"strings"
 
 	"github.com/prometheus/client_golang/prometheus"
-)
 
-// buildInfoName is the exporter's build-info metric.
-const buildInfoName = "n8n_exporter_build_info"
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/metricname"
+)
 
 // version and revision are set at build time:
 //
@@ -59,7 +58,7 @@ func (b buildInfo) String() string {
 
 // collector is n8n_exporter_build_info: 1, labelled with the build.
 func (b buildInfo) collector() prometheus.Collector {
-	g := prometheus.NewGauge(prometheus.GaugeOpts{Name: buildInfoName,
+	g := prometheus.NewGauge(prometheus.GaugeOpts{Name: metricname.BuildInfo,
 		Help:        "1, labelled with the exporter's version, VCS revision and Go version.",
 		ConstLabels: prometheus.Labels{"version": b.Version, "revision": b.Revision, "goversion": b.GoVersion}})
 	g.Set(1)

@@ -14,7 +14,7 @@ import (
 // emit, plus n8n's own names that this project reads.
 func Known() map[string]bool {
 	names := map[string]bool{}
-	for _, list := range [][]string{metricname.Exporter(), metricname.Probe(), metricname.Loadctl(), metricname.FromN8n()} {
+	for _, list := range [][]string{metricname.Exporter(), {metricname.BuildInfo}, metricname.Probe(), metricname.Loadctl(), metricname.FromN8n()} {
 		for _, n := range list {
 			names[n] = true
 		}

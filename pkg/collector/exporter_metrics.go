@@ -1,14 +1,12 @@
 package collector
 
-import "github.com/prometheus/client_golang/prometheus"
+import (
+	"github.com/prometheus/client_golang/prometheus"
 
-// Names of the exporter's own metrics that are not in metrics.go's
-// catalogue.
-const (
-	inspectErrorsName = "n8n_exporter_inspect_errors_total"
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/metricname"
 )
 
-var inspectErrors = desc(inspectErrorsName, "Processes the platform listed but could not inspect, since start; each was left out of its scrape.", "source")
+var inspectErrors = desc(metricname.InspectErrors, "Processes the platform listed but could not inspect, since start; each was left out of its scrape.", "source")
 
 // describe sends every descriptor a Report emits.
 func describe(ch chan<- *prometheus.Desc) {

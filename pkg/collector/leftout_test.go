@@ -10,6 +10,7 @@ import (
 	"github.com/n8n-ceiling/n8n-ceiling/internal/testtool"
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/dockerstats"
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/dockerstats/dockertest"
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/metricname"
 	"github.com/prometheus/client_golang/prometheus/testutil"
 )
 
@@ -45,7 +46,7 @@ func TestInspectErrorLeavesOneContainerOut(t *testing.T) {
 		want := "\n# HELP n8n_exporter_inspect_errors_total Processes the platform listed but could not inspect, since start; each was left out of its scrape.\n" +
 			"# TYPE n8n_exporter_inspect_errors_total counter\n" +
 			`n8n_exporter_inspect_errors_total{source="docker"} ` + itoa(scrape) + "\n"
-		if err := testutil.CollectAndCompare(ReportCollector{r}, strings.NewReader(want), inspectErrorsName); err != nil {
+		if err := testutil.CollectAndCompare(ReportCollector{r}, strings.NewReader(want), metricname.InspectErrors); err != nil {
 			t.Error(err)
 		}
 	}

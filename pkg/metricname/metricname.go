@@ -28,6 +28,7 @@ const (
 	QueueJobs                   = "n8n_queue_jobs"
 	SourceUp                    = "n8n_exporter_source_up"
 	SourceDuration              = "n8n_exporter_source_duration_seconds"
+	InspectErrors               = "n8n_exporter_inspect_errors_total"
 )
 
 // The bound analysis over every resource, slots and CPU alike
@@ -41,6 +42,10 @@ const (
 	ClusterBaseLatency = "n8n_cluster_base_latency_seconds"
 	ClusterExecutions  = "n8n_cluster_executions_total"
 )
+
+// BuildInfo is the exporter binary's own build metric (cmd/exporter),
+// beside the collector's.
+const BuildInfo = "n8n_exporter_build_info"
 
 // The broker probe's metrics (pkg/brokerprobe), served on the exporter's
 // /metrics or a probe sidecar's.
@@ -82,8 +87,8 @@ func Exporter() []string {
 	return []string{WorkerConcurrency, RunnerMaxConcurrency, WorkerRunnerCapacity, WorkerEffectiveConcurrency,
 		WorkerBottleneck, WorkerCeiling, ClusterEffectiveConcurrency, ClusterCeiling, ClusterWorkersWithoutRunner,
 		ServiceTime, ServiceTimeUsed, ContainerWorkingSet, ContainerRSS, ContainerMemoryLimit, ContainerOOMKilled,
-		ContainerOOMKills, ContainerRestarts, QueueJobs, SourceUp, SourceDuration, ResourceDemand, ResourceServers,
-		ResourceCeiling, ClusterBottleneck, ClusterBaseLatency, ClusterExecutions}
+		ContainerOOMKills, ContainerRestarts, QueueJobs, SourceUp, SourceDuration, InspectErrors, ResourceDemand,
+		ResourceServers, ResourceCeiling, ClusterBottleneck, ClusterBaseLatency, ClusterExecutions}
 }
 
 // Probe lists the names a broker probe emits.
