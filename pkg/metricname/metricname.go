@@ -35,12 +35,11 @@ const (
 // (pkg/collector). The resource label is bounded: slots:worker:<worker>,
 // slots:runner:<worker>, cpu:host and cpu:<container>.
 const (
-	ResourceDemand     = "n8n_resource_demand_seconds"
-	ResourceServers    = "n8n_resource_servers"
-	ResourceCeiling    = "n8n_resource_ceiling_executions_per_second"
-	ClusterBottleneck  = "n8n_cluster_bottleneck"
-	ClusterBaseLatency = "n8n_cluster_base_latency_seconds"
-	ClusterExecutions  = "n8n_cluster_executions_total"
+	ResourceDemand    = "n8n_resource_demand_seconds"
+	ResourceServers   = "n8n_resource_servers"
+	ResourceCeiling   = "n8n_resource_ceiling_executions_per_second"
+	ClusterBottleneck = "n8n_cluster_bottleneck"
+	ClusterExecutions = "n8n_cluster_executions_total"
 )
 
 // BuildInfo is the exporter binary's own build metric (cmd/exporter),
@@ -79,7 +78,6 @@ const (
 const (
 	N8nQueueJobsCompleted = "n8n_scaling_mode_queue_jobs_completed"
 	N8nExecutionDuration  = "n8n_workflow_execution_duration_seconds"
-	N8nHTTPDuration       = "n8n_http_request_duration_seconds"
 )
 
 // Exporter lists the names the exporter's collector emits.
@@ -88,7 +86,7 @@ func Exporter() []string {
 		WorkerBottleneck, WorkerCeiling, ClusterEffectiveConcurrency, ClusterCeiling, ClusterWorkersWithoutRunner,
 		ServiceTime, ServiceTimeUsed, ContainerWorkingSet, ContainerRSS, ContainerMemoryLimit, ContainerOOMKilled,
 		ContainerOOMKills, ContainerRestarts, QueueJobs, SourceUp, SourceDuration, InspectErrors, ResourceDemand,
-		ResourceServers, ResourceCeiling, ClusterBottleneck, ClusterBaseLatency, ClusterExecutions}
+		ResourceServers, ResourceCeiling, ClusterBottleneck, ClusterExecutions}
 }
 
 // Probe lists the names a broker probe emits.
@@ -105,5 +103,5 @@ func Loadctl() []string {
 
 // FromN8n lists n8n's own names this project reads.
 func FromN8n() []string {
-	return []string{N8nQueueJobsCompleted, N8nExecutionDuration, N8nHTTPDuration}
+	return []string{N8nQueueJobsCompleted, N8nExecutionDuration}
 }

@@ -82,7 +82,6 @@ func (f families) cluster(s *Snapshot) {
 	for _, x := range f.series(metricname.ClusterWorkersWithoutRunner) {
 		s.Cluster.WorkersWithoutRunner += value(x)
 	}
-	s.Cluster.BaseLatency = single(f[metricname.ClusterBaseLatency])
 	s.Cluster.Executions = single(f[metricname.ClusterExecutions])
 }
 

@@ -62,7 +62,6 @@ type Cluster struct {
 	Effective            Sample
 	Ceiling              Sample
 	WorkersWithoutRunner float64 // summed over its series
-	BaseLatency          Sample  // end-to-end latency of one execution without queueing
 	Executions           Sample  // executions completed, a counter
 }
 
