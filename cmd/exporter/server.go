@@ -16,6 +16,7 @@ import (
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/collector"
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/dockerstats"
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/dockerstats/cgroup"
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/hostcpu"
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/queue"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
@@ -68,8 +69,11 @@ func buildCollector(ctx context.Context, cfg Config, logger *slog.Logger, probes
 	cc := collector.Config{Platform: dc, PlatformName: "docker", N8nMetricsURL: cfg.N8nMetricsURL, ServiceTime: cfg.ServiceTime,
 		Timeout: cfg.SourceTimeout, Logger: logger}
 	cc.ScrapeTimeout, cc.ScrapeTimeoutOffset, cc.N8nSampleInterval = cfg.ScrapeTimeout, cfg.ScrapeOffset, cfg.N8nInterval
+	var cpu collector.CPUReader
 	if _, err := os.Stat(cfg.CgroupRoot); err == nil {
-		cc.Memory = append(cc.Memory, collector.MemorySource{Name: "cgroup", Reader: dockerstats.CgroupMemory{Reader: cgroup.NewReader(cfg.CgroupRoot)}})
+		cg := cgroup.NewReader(cfg.CgroupRoot)
+		cc.Memory = append(cc.Memory, collector.MemorySource{Name: "cgroup", Reader: dockerstats.CgroupMemory{Reader: cg}})
+		cpu = dockerstats.CgroupCPU{Reader: cg}
 	} else {
 		logger.Info("cgroup root not readable; memory comes from the Docker stats API", "EXPORTER_CGROUP_ROOT", cfg.CgroupRoot)
 	}
@@ -86,6 +90,7 @@ func buildCollector(ctx context.Context, cfg Config, logger *slog.Logger, probes
 		closers = append(closers, rdb.Close)
 		cc.Queue = queue.NewReader(rdb, cfg.QueuePrefix)
 		cc.Sampler = queue.NewSampler(cc.Queue, cfg.SampleInterval, cfg.SampleWindow)
+		cc.CPU = cpuConfig(cfg, cc.Queue, cpu)
 		wg.Add(1)
 		go func() { defer wg.Done(); cc.Sampler.Run(ctx) }()
 	}
@@ -98,6 +103,17 @@ func buildCollector(ctx context.Context, cfg Config, logger *slog.Logger, probes
 	wg.Add(1)
 	go func() { defer wg.Done(); col.Run(ctx) }()
 	return col, closeAll, nil
+}
+
+// cpuConfig wires the CPU demands: executions from Bull, container CPU
+// from the cgroup files (nil: none), the host's from /proc/stat.
+func cpuConfig(cfg Config, q *queue.Reader, cpu collector.CPUReader) *collector.CPUConfig {
+	c := &collector.CPUConfig{Executions: q, CPU: cpu, Interval: cfg.SampleInterval, Window: cfg.DemandWindow,
+		MinExecutions: float64(cfg.DemandMin)}
+	if cfg.ProcRoot != "" {
+		c.Host = func() (hostcpu.Times, error) { return hostcpu.Read(cfg.ProcRoot) }
+	}
+	return c
 }
 
 // startProbes listens on every PROBE_LISTEN address and registers each

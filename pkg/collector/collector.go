@@ -97,7 +97,7 @@ func New(cfg Config) *Collector {
 	// all-time mean is not trusted; only deltas judged clean are.
 	c.n8n = newN8nSampler(&http.Client{Timeout: cfg.Timeout}, len(cfg.Probes) > 0, cfg.N8nMetricsURL)
 	if cfg.CPU != nil && cfg.CPU.Executions != nil {
-		c.cpu = newCPUSampler(*cfg.CPU)
+		c.cpu = newCPUSampler(*cfg.CPU, cfg.Platform)
 	}
 	c.shared = sharedGather{gather: c.Gather, limit: cfg.ScrapeTimeout, grace: cfg.ScrapeTimeoutOffset / 2}
 	if cfg.Sampler != nil && len(cfg.Probes) > 0 {

@@ -2,6 +2,7 @@ package collector
 
 import (
 	"context"
+	"errors"
 	"sync"
 	"time"
 
@@ -40,12 +41,16 @@ type CPUConfig struct {
 // once per Interval, in the background: a demand is a ratio of two
 // deltas over the same window, so both must be read at the same moments,
 // and scrapes (every 15–60 s, at times the scraper picks) cannot give that.
-// The processes to read come from the last gather (point).
+// The processes to read come from the last gather (point), or from the
+// platform itself every refreshEvery, so CPU is read before the first
+// scrape and follows containers that come and go between scrapes.
 type cpuSampler struct {
-	cfg CPUConfig
+	cfg      CPUConfig
+	platform Discoverer // nil: only point sets the processes
 
 	mu      sync.Mutex
 	procs   []topology.Process
+	found   time.Time // when procs were last set
 	tracker demand.Tracker
 	view    cpuView
 }
@@ -60,11 +65,14 @@ type cpuView struct {
 	// was read.
 	completed float64
 	counted   bool
-	quota    map[string]float64
-	source   map[string]SourceResult // "cpu" and "host", the last reading's outcome
+	quota     map[string]float64
+	source    map[string]SourceResult // executions, cpu and procstat: the last reading's outcome
 }
 
-func newCPUSampler(cfg CPUConfig) *cpuSampler {
+// refreshEvery spaces the sampler's own discoveries.
+const refreshEvery = 15 * time.Second
+
+func newCPUSampler(cfg CPUConfig, platform Discoverer) *cpuSampler {
 	if cfg.Interval <= 0 {
 		cfg.Interval = time.Second
 	}
@@ -74,7 +82,7 @@ func newCPUSampler(cfg CPUConfig) *cpuSampler {
 	if cfg.MinExecutions <= 0 {
 		cfg.MinExecutions = 50
 	}
-	return &cpuSampler{cfg: cfg, tracker: demand.Tracker{Window: cfg.Window, MinExecutions: cfg.MinExecutions}}
+	return &cpuSampler{cfg: cfg, platform: platform, tracker: demand.Tracker{Window: cfg.Window, MinExecutions: cfg.MinExecutions}}
 }
 
 // point sets the processes whose CPU the next readings take.
@@ -86,8 +94,26 @@ func (s *cpuSampler) point(ps []topology.Process) {
 		}
 	}
 	s.mu.Lock()
-	s.procs = keep
+	s.procs, s.found = keep, time.Now()
 	s.mu.Unlock()
+}
+
+// refresh discovers the processes itself when the last list is older than
+// refreshEvery. A failed or partial discovery keeps what it could read.
+func (s *cpuSampler) refresh(ctx context.Context, now time.Time) {
+	s.mu.Lock()
+	stale := now.Sub(s.found) >= refreshEvery
+	s.mu.Unlock()
+	if s.platform == nil || !stale {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, refreshEvery/3)
+	defer cancel()
+	ps, err := s.platform.Discover(ctx)
+	var partial PartialError
+	if err == nil || errors.As(err, &partial) {
+		s.point(ps)
+	}
 }
 
 // run reads every Interval until ctx ends.
@@ -107,6 +133,7 @@ func (s *cpuSampler) run(ctx context.Context) {
 // step takes one reading at now. A failed execution count skips the
 // reading; a failed CPU counter leaves that resource out of it.
 func (s *cpuSampler) step(ctx context.Context, now time.Time) {
+	s.refresh(ctx, now)
 	ctx, cancel := context.WithTimeout(ctx, s.cfg.Interval)
 	defer cancel()
 	s.mu.Lock()
