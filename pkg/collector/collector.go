@@ -17,6 +17,13 @@ type Discoverer interface {
 	Discover(ctx context.Context) ([]topology.Process, error)
 }
 
+// FullDiscoverer is a platform that also lists the objects holding n8n
+// processes it left out, with why (kube.Platform: pending, terminating and
+// crash-looping pods).
+type FullDiscoverer interface {
+	DiscoverAll(ctx context.Context) ([]topology.Process, []topology.NotCounted, error)
+}
+
 // MemoryReader reads processes' memory; errs[i] is ps[i]'s failure
 // (dockerstats.CgroupMemory, or dockerstats.Client through the stats API).
 type MemoryReader interface {
@@ -40,6 +47,9 @@ type Config struct {
 	Sampler       *queue.Sampler
 	N8nMetricsURL string        // "" = discover from the main container
 	Probes        []Probe       // in-process broker probes
+	// ScrapeProbes reads the /metrics of every discovered probe sidecar
+	// that a worker's runner reaches its broker through, at scrape time.
+	ScrapeProbes bool
 	ServiceTime   time.Duration // EXPORTER_SERVICE_TIME: overrides both stages
 	Timeout       time.Duration // per source
 	Logger        *slog.Logger
@@ -50,6 +60,7 @@ type Collector struct {
 	cfg        Config
 	n8n        n8nDurations
 	probeNodes []topology.Process // the in-process probes, for pairing
+	remote     *remoteProbes      // nil unless ScrapeProbes
 	lastSat    atomic.Int64       // unix nanos a runner was last seen saturated
 }
 
@@ -65,10 +76,14 @@ func New(cfg Config) *Collector {
 		cfg.PlatformName = "platform"
 	}
 	c := &Collector{cfg: cfg, probeNodes: probeNodes(cfg.Probes, cfg.Logger)}
+	if cfg.ScrapeProbes {
+		c.remote = &remoteProbes{client: &http.Client{Timeout: cfg.Timeout}}
+	}
+	probes := len(cfg.Probes) > 0 || cfg.ScrapeProbes
 	// With probes the runner's past saturation is unknown, so n8n's
 	// all-time mean is not trusted; only deltas judged clean are.
-	c.n8n = n8nDurations{client: &http.Client{Timeout: cfg.Timeout}, noHistory: len(cfg.Probes) > 0}
-	if cfg.Sampler != nil && len(cfg.Probes) > 0 {
+	c.n8n = n8nDurations{client: &http.Client{Timeout: cfg.Timeout}, noHistory: probes}
+	if cfg.Sampler != nil && probes {
 		cfg.Sampler.SetGate(c.runnerSaturated)
 	}
 	return c
@@ -95,6 +110,9 @@ func (c *Collector) Gather(ctx context.Context) *Report {
 		c.discover(ctx, r)
 		c.readMemory(ctx, r)
 	}
+	if c.remote != nil {
+		c.remote.scrape(ctx, r, c.cfg.Timeout)
+	}
 	wg.Wait()
 	if queueResult != nil {
 		r.addSource(*queueResult)
@@ -109,6 +127,10 @@ func (c *Collector) Gather(ctx context.Context) *Report {
 
 func (c *Collector) discover(ctx context.Context, r *Report) {
 	r.addSource(timed(ctx, c.cfg.PlatformName, c.cfg.Timeout, func(ctx context.Context) (err error) {
+		if full, ok := c.cfg.Platform.(FullDiscoverer); ok {
+			r.Processes, r.NotCounted, err = full.DiscoverAll(ctx)
+			return err
+		}
 		r.Processes, err = c.cfg.Platform.Discover(ctx)
 		return err
 	}))

@@ -63,7 +63,7 @@ const heldAfter = 5 * time.Second
 // probe to watch the runners, jobs waiting in Redis (in this scrape's depth
 // or a sampler reading since) are the only sign that they may be full.
 func (c *Collector) n8nDirty(r *Report) string {
-	if len(c.cfg.Probes) > 0 {
+	if len(c.probeStats()) > 0 {
 		return ""
 	}
 	if c.cfg.Sampler != nil && c.cfg.Sampler.BusySinceLast() || r.Queue["waiting"] > 0 {
