@@ -45,14 +45,14 @@ type Config struct {
 	Memory        []MemorySource
 	Queue         *queue.Reader
 	Sampler       *queue.Sampler
-	N8nMetricsURL string        // "" = discover from the main container
-	Probes        []Probe       // in-process broker probes
+	N8nMetricsURL string  // "" = discover from the main container
+	Probes        []Probe // in-process broker probes
 	// ScrapeProbes reads the /metrics of every discovered probe sidecar
 	// that a worker's runner reaches its broker through, at scrape time.
 	ScrapeProbes bool
-	ServiceTime   time.Duration // EXPORTER_SERVICE_TIME: overrides both stages
-	Timeout       time.Duration // per source
-	Logger        *slog.Logger
+	ServiceTime  time.Duration // EXPORTER_SERVICE_TIME: overrides both stages
+	Timeout      time.Duration // per source
+	Logger       *slog.Logger
 }
 
 // Collector is the prometheus.Collector and the landing page's data source.
