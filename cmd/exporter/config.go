@@ -42,6 +42,9 @@ type Config struct {
 	ProbeUpstream    string        `env:"PROBE_UPSTREAM" help:"task broker URL per probe, comma list"`
 	ProbeName        string        `env:"PROBE_NAME" help:"probe names, comma list"`
 	LogLevel         string        `env:"EXPORTER_LOG_LEVEL" envDefault:"info" help:"debug, info, warn or error"`
+	Platform         string        `env:"EXPORTER_PLATFORM" envDefault:"auto" help:"docker, kubernetes, or auto (kubernetes inside a pod, else docker); outside a cluster kubernetes reads KUBECONFIG"`
+	KubeNamespace    string        `env:"EXPORTER_KUBE_NAMESPACE" help:"kubernetes: only this namespace; empty = all namespaces"`
+	KubeSelector     string        `env:"EXPORTER_KUBE_SELECTOR" help:"kubernetes: only pods matching this label selector, e.g. app.kubernetes.io/name=n8n"`
 
 	probes []brokerprobe.Config
 	level  slog.Level
@@ -123,6 +126,7 @@ func (c *Config) validate() error {
 			bad("EXPORTER_CONTAINER_LABEL", "%v", err)
 		}
 	}
+	c.validatePlatform(bad)
 	if c.RedisPort < 1 || c.RedisPort > 65535 {
 		bad("QUEUE_BULL_REDIS_PORT", "want 1-65535, got %d", c.RedisPort)
 	}
