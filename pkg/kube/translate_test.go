@@ -111,6 +111,26 @@ func TestTranslate(t *testing.T) {
 		cms:  hostingCMs,
 		want: []string{"worker n8n/a conc 15 | n8n/a/task-runner limit 5 via probe n8n/a/probe (netns) → netns"},
 	}, {
+		name: "docs/kubernetes.md's n8n-io values: extraEnv's broker URI replaces the chart's, the probe in extraContainers",
+		pods: []*corev1.Pod{runningPod(ns, "a", "10.1.0.7", hostingWorker("10"),
+			hostingRunner("http://localhost:5679", val("N8N_RUNNERS_TASK_BROKER_URI", "http://127.0.0.1:5690")),
+			probeSidecar("127.0.0.1:5690", ":9810"))},
+		cms:  hostingCMs,
+		want: []string{"worker n8n/a conc 10 | n8n/a/task-runner limit 10 via probe n8n/a/probe (netns) → netns"},
+	}, {
+		name: "docs/kubernetes.md's community values: broker.port at the probe, the worker's port back through extraEnvVars",
+		pods: []*corev1.Pod{runningPod(ns, "a", "10.1.0.7", func() corev1.Container {
+			c := communityWorker("10")
+			c.Env = append(c.Env, val("N8N_RUNNERS_BROKER_PORT", "5679"))
+			return c
+		}(), communityRunner(), probeSidecar("127.0.0.1:5690", ":9810"))},
+		cms: []*corev1.ConfigMap{
+			configMap(ns, "n8n-task-broker-configmap", map[string]string{"N8N_RUNNERS_BROKER_PORT": "5690"}),
+			configMap(ns, "n8n-task-runners-configmap", map[string]string{"N8N_RUNNERS_MAX_CONCURRENCY": "5",
+				"N8N_RUNNERS_TASK_BROKER_URI": "http://127.0.0.1:5690"}),
+			configMap(ns, "n8n-queue-configmap", nil)},
+		want: []string{"worker n8n/a conc 10 | n8n/a/n8n-task-runners limit 5 via probe n8n/a/probe (netns) → netns"},
+	}, {
 		name: "runners in their own pods through a Service's EndpointSlice: short name, full name, another port",
 		pods: []*corev1.Pod{brokerPod,
 			runningPod(ns, "runners-0", "10.1.1.1", hostingRunner("http://n8n-broker:5679")),
