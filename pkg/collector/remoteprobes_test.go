@@ -152,30 +152,29 @@ func TestRemoteProbeFeedsTaskTime(t *testing.T) {
 	if err := RenderLanding(&page, r); err != nil || !strings.Contains(page.String(), "<li>n8n/w-pending: Pending</li>") {
 		t.Errorf("landing lacks the pending pod (%v)", err)
 	}
-	want := `
-# HELP n8n_container_info 1 for every n8n container, with its role. In Kubernetes namespace, pod and container are the labels of the kubelet's cAdvisor series (container_memory_working_set_bytes), so they join on them; in Docker namespace and pod are empty and container is the container name.
-# TYPE n8n_container_info gauge
+	compareInfo(t, r, `
 n8n_container_info{container="n8n",namespace="n8n",pod="w-a",role="worker"} 1
 n8n_container_info{container="probe",namespace="n8n",pod="w-a",role="probe"} 1
 n8n_container_info{container="task-runner",namespace="n8n",pod="w-a",role="runner"} 1
-`
-	if err := testutil.CollectAndCompare(reportCollector{r}, strings.NewReader(want), "n8n_container_info"); err != nil {
-		t.Error(err)
-	}
+`)
 }
 
 // On Docker the info series carries the container name alone.
 func TestContainerInfoDocker(t *testing.T) {
-	want := `
-# HELP n8n_container_info 1 for every n8n container, with its role. In Kubernetes namespace, pod and container are the labels of the kubelet's cAdvisor series (container_memory_working_set_bytes), so they join on them; in Docker namespace and pod are empty and container is the container name.
-# TYPE n8n_container_info gauge
+	compareInfo(t, labReport(t), `
 n8n_container_info{container="fx-main",namespace="",pod="",role="main"} 1
 n8n_container_info{container="fx-probe-1",namespace="",pod="",role="probe"} 1
 n8n_container_info{container="fx-runner-1-1",namespace="",pod="",role="runner"} 1
 n8n_container_info{container="fx-worker-1",namespace="",pod="",role="worker"} 1
 n8n_container_info{container="fx-worker-2",namespace="",pod="",role="worker"} 1
-`
-	if err := testutil.CollectAndCompare(reportCollector{labReport(t)}, strings.NewReader(want), "n8n_container_info"); err != nil {
+`)
+}
+
+// compareInfo checks r's n8n_container_info series.
+func compareInfo(t *testing.T, r *Report, series string) {
+	t.Helper()
+	want := "\n# HELP n8n_container_info 1 for every n8n container, with its role. In Kubernetes namespace, pod and container are the labels of the kubelet's cAdvisor series (container_memory_working_set_bytes), so they join on them; in Docker namespace and pod are empty and container is the container name.\n# TYPE n8n_container_info gauge\n" + strings.TrimPrefix(series, "\n")
+	if err := testutil.CollectAndCompare(reportCollector{r}, strings.NewReader(want), "n8n_container_info"); err != nil {
 		t.Error(err)
 	}
 }
