@@ -48,6 +48,9 @@ type Config struct {
 	ScrapeOffset     time.Duration `env:"EXPORTER_SCRAPE_TIMEOUT_OFFSET" envDefault:"500ms" help:"taken off Prometheus' scrape-timeout header, to leave time to answer"`
 	MaxRequests      int           `env:"EXPORTER_MAX_REQUESTS" envDefault:"64" help:"concurrent /metrics requests; more get 503"`
 	N8nInterval      time.Duration `env:"EXPORTER_N8N_SAMPLE_INTERVAL" envDefault:"5s" help:"background reads of n8n's execution histogram"`
+	Platform         string        `env:"EXPORTER_PLATFORM" envDefault:"auto" help:"docker, kubernetes, or auto (kubernetes inside a pod, else docker); outside a cluster kubernetes reads KUBECONFIG"`
+	KubeNamespace    string        `env:"EXPORTER_KUBE_NAMESPACE" help:"kubernetes: only this namespace; empty = all namespaces"`
+	KubeSelector     string        `env:"EXPORTER_KUBE_SELECTOR" help:"kubernetes: only pods matching this label selector, e.g. app.kubernetes.io/name=n8n"`
 
 	probes []brokerprobe.Config
 	level  slog.Level
@@ -140,6 +143,7 @@ func (c *Config) validate() error {
 			bad("EXPORTER_CONTAINER_LABEL", "%v", err)
 		}
 	}
+	c.validatePlatform(bad)
 	if c.RedisPort < 1 || c.RedisPort > 65535 {
 		bad("QUEUE_BULL_REDIS_PORT", "want 1-65535, got %d", c.RedisPort)
 	}

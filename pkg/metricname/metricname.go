@@ -29,6 +29,7 @@ const (
 	SourceUp                    = "n8n_exporter_source_up"
 	SourceDuration              = "n8n_exporter_source_duration_seconds"
 	InspectErrors               = "n8n_exporter_inspect_errors_total"
+	ContainerInfo               = "n8n_container_info"
 )
 
 // BuildInfo is the exporter binary's own build metric (cmd/exporter),
@@ -74,7 +75,7 @@ func Exporter() []string {
 	return []string{WorkerConcurrency, RunnerMaxConcurrency, WorkerRunnerCapacity, WorkerEffectiveConcurrency,
 		WorkerBottleneck, WorkerCeiling, ClusterEffectiveConcurrency, ClusterCeiling, ClusterWorkersWithoutRunner,
 		ServiceTime, ServiceTimeUsed, ContainerWorkingSet, ContainerRSS, ContainerMemoryLimit, ContainerOOMKilled,
-		ContainerOOMKills, ContainerRestarts, QueueJobs, SourceUp, SourceDuration, InspectErrors}
+		ContainerOOMKills, ContainerRestarts, QueueJobs, SourceUp, SourceDuration, InspectErrors, ContainerInfo}
 }
 
 // Probe lists the names a broker probe emits.
