@@ -48,8 +48,11 @@ results: build deps
 	done; \
 	$(BIN)/loadctl experiment --markdown docs/results/SUMMARY.md $(EXPERIMENTS:%=docs/results/%.json); exit $$rc
 
+# dashboards regenerates the dashboard JSON and refreshes the Helm chart's
+# copies of it and of the rules (a test fails when they drift).
 dashboards:
 	$(GO) run ./dashboards/gen
+	$(GO) test -count=1 ./deploy/helm -run 'TestCopies|TestGolden' -update
 
 bench-exporter: deps
 	DOCKER_HOST=$$(bash $(LAB)/dockerd.sh) bash bench/exporter/run.sh

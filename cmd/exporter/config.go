@@ -51,6 +51,9 @@ type Config struct {
 	ProcRoot         string        `env:"EXPORTER_PROC_ROOT" envDefault:"/proc" help:"host /proc, for the host's CPU time (/proc/stat); empty turns the host CPU off"`
 	DemandWindow     time.Duration `env:"EXPORTER_DEMAND_WINDOW" envDefault:"30s" help:"sliding window over which CPU seconds are divided by executions"`
 	DemandMin        int           `env:"EXPORTER_DEMAND_MIN_EXECUTIONS" envDefault:"50" help:"executions a demand window needs before CPU demands are published"`
+	Platform         string        `env:"EXPORTER_PLATFORM" envDefault:"auto" help:"docker, kubernetes, or auto (kubernetes inside a pod, else docker); outside a cluster kubernetes reads KUBECONFIG"`
+	KubeNamespace    string        `env:"EXPORTER_KUBE_NAMESPACE" help:"kubernetes: only this namespace; empty = all namespaces"`
+	KubeSelector     string        `env:"EXPORTER_KUBE_SELECTOR" help:"kubernetes: only pods matching this label selector, e.g. app.kubernetes.io/name=n8n"`
 
 	probes []brokerprobe.Config
 	level  slog.Level
@@ -143,6 +146,7 @@ func (c *Config) validate() error {
 			bad("EXPORTER_CONTAINER_LABEL", "%v", err)
 		}
 	}
+	c.validatePlatform(bad)
 	if c.RedisPort < 1 || c.RedisPort > 65535 {
 		bad("QUEUE_BULL_REDIS_PORT", "want 1-65535, got %d", c.RedisPort)
 	}

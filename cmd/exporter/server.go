@@ -7,15 +7,12 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"os"
 	"strconv"
 	"sync"
 	"time"
 
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/brokerprobe"
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/collector"
-	"github.com/n8n-ceiling/n8n-ceiling/pkg/dockerstats"
-	"github.com/n8n-ceiling/n8n-ceiling/pkg/dockerstats/cgroup"
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/hostcpu"
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/queue"
 	"github.com/prometheus/client_golang/prometheus"
@@ -59,29 +56,20 @@ func run(ctx context.Context, cfg Config, logger *slog.Logger, ready chan<- stri
 	return serve(ctx, cfg.Listen, mux, logger, ready, cfg)
 }
 
-// buildCollector wires Docker, cgroup, Redis and the probes into one
+// buildCollector wires the platform (platform.go), Redis and the probes into one
 // collector, and starts the Redis sampler.
 func buildCollector(ctx context.Context, cfg Config, logger *slog.Logger, probes []*brokerprobe.Probe, wg *sync.WaitGroup) (*collector.Collector, func(), error) {
-	dc, err := dockerstats.NewClient(cfg.DockerHost, cfg.ContainerLabel, cfg.StatsConcurrency)
+	pl, err := buildPlatform(ctx, cfg, logger, wg)
 	if err != nil {
-		return nil, nil, fmt.Errorf("DOCKER_HOST: %w", err)
+		return nil, nil, err
 	}
-	cc := collector.Config{Platform: dc, PlatformName: "docker", N8nMetricsURL: cfg.N8nMetricsURL, ServiceTime: cfg.ServiceTime,
-		Timeout: cfg.SourceTimeout, Logger: logger}
+	cc := collector.Config{Platform: pl.discoverer, PlatformName: pl.name, Memory: pl.memory, ScrapeProbes: pl.scrapeProbes,
+		N8nMetricsURL: cfg.N8nMetricsURL, ServiceTime: cfg.ServiceTime, Timeout: cfg.SourceTimeout, Logger: logger}
 	cc.ScrapeTimeout, cc.ScrapeTimeoutOffset, cc.N8nSampleInterval = cfg.ScrapeTimeout, cfg.ScrapeOffset, cfg.N8nInterval
-	var cpu collector.CPUReader
-	if _, err := os.Stat(cfg.CgroupRoot); err == nil {
-		cg := cgroup.NewReader(cfg.CgroupRoot)
-		cc.Memory = append(cc.Memory, collector.MemorySource{Name: "cgroup", Reader: dockerstats.CgroupMemory{Reader: cg}})
-		cpu = dockerstats.CgroupCPU{Reader: cg}
-	} else {
-		logger.Info("cgroup root not readable; memory comes from the Docker stats API", "EXPORTER_CGROUP_ROOT", cfg.CgroupRoot)
-	}
-	cc.Memory = append(cc.Memory, collector.MemorySource{Name: "stats", Reader: dc})
 	for i, p := range probes {
 		cc.Probes = append(cc.Probes, collector.Probe{Config: cfg.probes[i], Stats: p})
 	}
-	closers := []func() error{dc.Close}
+	closers := []func() error{pl.close}
 	redis.SetLogger(redisLogger{logger})
 	if cfg.RedisHost != "" {
 		rdb := redis.NewClient(&redis.Options{Addr: net.JoinHostPort(cfg.RedisHost, strconv.Itoa(cfg.RedisPort)),
@@ -90,7 +78,7 @@ func buildCollector(ctx context.Context, cfg Config, logger *slog.Logger, probes
 		closers = append(closers, rdb.Close)
 		cc.Queue = queue.NewReader(rdb, cfg.QueuePrefix)
 		cc.Sampler = queue.NewSampler(cc.Queue, cfg.SampleInterval, cfg.SampleWindow)
-		cc.CPU = cpuConfig(cfg, cc.Queue, cpu)
+		cc.CPU = cpuConfig(cfg, cc.Queue, pl.cpu)
 		wg.Add(1)
 		go func() { defer wg.Done(); cc.Sampler.Run(ctx) }()
 	}

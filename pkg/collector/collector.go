@@ -29,6 +29,13 @@ type PartialError interface {
 	LeftOut() []error
 }
 
+// FullDiscoverer is a platform that also lists the objects holding n8n
+// processes it left out, with why (kube.Platform: pending, terminating and
+// crash-looping pods).
+type FullDiscoverer interface {
+	DiscoverAll(ctx context.Context) ([]topology.Process, []topology.NotCounted, error)
+}
+
 // MemoryReader reads processes' memory; errs[i] is ps[i]'s failure
 // (dockerstats.CgroupMemory, or dockerstats.Client through the stats API).
 type MemoryReader interface {
@@ -50,11 +57,14 @@ type Config struct {
 	Memory        []MemorySource
 	Queue         *queue.Reader
 	Sampler       *queue.Sampler
-	N8nMetricsURL string        // "" = discover from the main container
-	Probes        []Probe       // in-process broker probes
-	ServiceTime   time.Duration // EXPORTER_SERVICE_TIME: overrides both stages
-	Timeout       time.Duration // per source
-	Logger        *slog.Logger
+	N8nMetricsURL string  // "" = discover from the main container
+	Probes        []Probe // in-process broker probes
+	// ScrapeProbes reads the /metrics of every discovered probe sidecar
+	// that a worker's runner reaches its broker through, at scrape time.
+	ScrapeProbes bool
+	ServiceTime  time.Duration // EXPORTER_SERVICE_TIME: overrides both stages
+	Timeout      time.Duration // per source
+	Logger       *slog.Logger
 	// ScrapeTimeout caps one gather (default 10s); ScrapeTimeoutOffset is
 	// taken off Prometheus' scrape-timeout header (0 = none).
 	ScrapeTimeout       time.Duration
@@ -74,6 +84,7 @@ type Collector struct {
 	cpu        *cpuSampler // nil: no CPU demands
 	shared     sharedGather
 	probeNodes []topology.Process // the in-process probes, for pairing
+	remote     *remoteProbes      // nil unless ScrapeProbes
 	lastSat    atomic.Int64       // unix nanos a runner was last seen saturated
 	leftOut    atomic.Uint64      // processes the platform listed but could not read, since start
 }
@@ -93,14 +104,18 @@ func New(cfg Config) *Collector {
 	cfg.ScrapeTimeoutOffset = max(0, cfg.ScrapeTimeoutOffset)
 	cfg.N8nSampleInterval = cmp.Or(max(0, cfg.N8nSampleInterval), 5*time.Second)
 	c := &Collector{cfg: cfg, probeNodes: probeNodes(cfg.Probes, cfg.Logger)}
+	if cfg.ScrapeProbes {
+		c.remote = &remoteProbes{client: &http.Client{Timeout: cfg.Timeout}}
+	}
+	probes := len(cfg.Probes) > 0 || cfg.ScrapeProbes
 	// With probes the runner's past saturation is unknown, so n8n's
 	// all-time mean is not trusted; only deltas judged clean are.
-	c.n8n = newN8nSampler(&http.Client{Timeout: cfg.Timeout}, len(cfg.Probes) > 0, cfg.N8nMetricsURL)
+	c.n8n = newN8nSampler(&http.Client{Timeout: cfg.Timeout}, probes, cfg.N8nMetricsURL)
 	if cfg.CPU != nil && cfg.CPU.Executions != nil {
 		c.cpu = newCPUSampler(*cfg.CPU, cfg.Platform)
 	}
 	c.shared = sharedGather{gather: c.Gather, limit: cfg.ScrapeTimeout, grace: cfg.ScrapeTimeoutOffset / 2}
-	if cfg.Sampler != nil && len(cfg.Probes) > 0 {
+	if cfg.Sampler != nil && probes {
 		cfg.Sampler.SetGate(c.runnerSaturated)
 	}
 	return c
@@ -127,6 +142,9 @@ func (c *Collector) Gather(ctx context.Context) *Report {
 		c.discover(ctx, r)
 		c.readMemory(ctx, r)
 	}
+	if c.remote != nil {
+		c.remote.scrape(ctx, r, c.cfg.Timeout)
+	}
 	wg.Wait()
 	if queueResult != nil {
 		r.addSource(*queueResult)
@@ -142,6 +160,10 @@ func (c *Collector) Gather(ctx context.Context) *Report {
 
 func (c *Collector) discover(ctx context.Context, r *Report) {
 	r.addSource(timed(ctx, c.cfg.PlatformName, c.cfg.Timeout, func(ctx context.Context) (err error) {
+		if full, ok := c.cfg.Platform.(FullDiscoverer); ok {
+			r.Processes, r.NotCounted, err = full.DiscoverAll(ctx)
+			return err
+		}
 		r.Processes, err = c.cfg.Platform.Discover(ctx)
 		var partial PartialError
 		if errors.As(err, &partial) {

@@ -75,6 +75,7 @@ type landingData struct {
 	Rows     []memoryRow
 	Sources  []SourceResult
 	Problems []string
+	Left     []string
 	At       string
 }
 
@@ -89,7 +90,7 @@ type memoryRow struct {
 func RenderLanding(w io.Writer, r *Report) error {
 	return landingTmpl.Execute(w, landingData{
 		Verdict: Verdict(r), Service: serviceLines(r), Queue: queueLines(r),
-		Rows: memoryRows(r), Sources: r.Sources, Problems: problems(r), At: reportAge(r, time.Now()),
+		Rows: memoryRows(r), Sources: r.Sources, Problems: problems(r), Left: notCounted(r), At: reportAge(r, time.Now()),
 	})
 }
 
@@ -142,6 +143,8 @@ func memoryRows(r *Report) []memoryRow {
 		row := memoryRow{Name: c.Name, Role: string(c.Role), Via: via[c.ID], OOM: c.State.OOMKilled || m.OOMKills > 0, Restarts: c.State.RestartCount}
 		if ok {
 			row.WorkingSet, row.RSS, row.Limit = mib(m.WorkingSet), mib(m.RSS), limitText(m.Limit)
+		} else {
+			row.Limit = limitText(uint64(max(0, c.State.MemoryLimit)))
 		}
 		rows = append(rows, row)
 	}
@@ -158,6 +161,20 @@ func problems(r *Report) []string {
 	}
 	for _, e := range r.LeftOut {
 		out = append(out, "left out of this report: "+e)
+	}
+	return out
+}
+
+// notCounted says which pods (or other platform objects) hold n8n
+// processes that are left out now, and why.
+func notCounted(r *Report) []string {
+	var out []string
+	for _, n := range r.NotCounted {
+		line := n.Name + ": " + n.Phase
+		if n.Reason != "" {
+			line += ", " + n.Reason
+		}
+		out = append(out, line)
 	}
 	return out
 }
@@ -182,6 +199,7 @@ var landingTmpl = template.Must(template.New("landing").Parse(`<!doctype html>
 {{if .Rows}}<h2>Containers</h2><table><tr><th>container</th><th>role</th><th>working set</th><th>RSS</th><th>limit</th><th>OOM</th><th>restarts</th><th>pairing</th></tr>
 {{range .Rows}}<tr><td>{{.Name}}</td><td>{{.Role}}</td><td>{{.WorkingSet}}</td><td>{{.RSS}}</td><td>{{.Limit}}</td><td>{{if .OOM}}yes{{end}}</td><td>{{.Restarts}}</td><td>{{.Via}}</td></tr>
 {{end}}</table>{{end}}
+{{if .Left}}<h2>Not counted</h2><ul>{{range .Left}}<li>{{.}}</li>{{end}}</ul>{{end}}
 {{if .Problems}}<h2>Configuration problems</h2><ul>{{range .Problems}}<li>{{.}}</li>{{end}}</ul>{{end}}
 <h2>Sources</h2><ul>{{range .Sources}}<li>{{.Name}}: {{if .Up}}up{{else}}down ({{.Err}}){{end}}, {{.Duration}}</li>{{end}}</ul>
 </body></html>

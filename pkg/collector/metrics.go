@@ -41,7 +41,7 @@ var (
 
 var allDescs = []*prometheus.Desc{workerConcurrency, runnerLimit, workerRunnerCap, workerEffective, workerBottleneck,
 	workerCeiling, clusterEffective, clusterCeiling, clusterNoRunner, serviceTime, serviceTimeUsed, memWorkingSet,
-	memRSS, memLimit, oomKilled, oomKills, restarts, queueJobs, sourceUp, sourceDuration}
+	memRSS, memLimit, oomKilled, oomKills, restarts, queueJobs, sourceUp, sourceDuration, containerInfo}
 
 // Describe sends the fixed descriptors.
 func (c *Collector) Describe(ch chan<- *prometheus.Desc) { describe(ch) }
@@ -66,6 +66,7 @@ func Emit(r *Report, ch chan<- prometheus.Metric) {
 	emitTopology(r, ch)
 	emitVerdict(r, ch)
 	emitContainers(r, ch)
+	emitContainerInfo(r, ch)
 	for _, m := range r.Measured {
 		gauge(ch, serviceTime, m.Time.Seconds(), m.Stage, m.Source)
 	}

@@ -52,6 +52,19 @@ func (c *Collector) pair(ps []topology.Process) topology.Topology {
 	return topology.Pair(all)
 }
 
+// probeStats are the figures of the in-process probes and of the probe
+// sidecars read in the last scrape.
+func (c *Collector) probeStats() []ProbeStats {
+	var out []ProbeStats
+	for _, p := range c.cfg.Probes {
+		out = append(out, p.Stats)
+	}
+	if c.remote != nil {
+		out = append(out, c.remote.stats()...)
+	}
+	return out
+}
+
 // runnerSaturated reports whether any in-process probe's runners have all
 // their slots busy now, or no runner is connected to it at all (a runner
 // restarting with its worker), and remembers when. Jobs then hold worker
@@ -60,8 +73,8 @@ func (c *Collector) pair(ps []topology.Process) topology.Topology {
 func (c *Collector) runnerSaturated() bool { return c.saturatedAt(time.Now()) }
 
 func (c *Collector) saturatedAt(now time.Time) bool {
-	for _, p := range c.cfg.Probes {
-		if s := p.Stats.Stats(); s.InferredLimit == 0 || s.Running >= s.InferredLimit {
+	for _, p := range c.probeStats() {
+		if s := p.Stats(); s.InferredLimit == 0 || s.Running >= s.InferredLimit {
 			c.lastSat.Store(now.UnixNano())
 			return true
 		}
@@ -84,8 +97,8 @@ func (c *Collector) lastSaturated(now time.Time) time.Time {
 func (c *Collector) measureTaskTime(r *Report) {
 	var weighted float64
 	var tasks int
-	for _, p := range c.cfg.Probes {
-		s := p.Stats.Stats()
+	for _, p := range c.probeStats() {
+		s := p.Stats()
 		weighted += s.RecentTaskMean.Seconds() * float64(s.RecentTaskCount)
 		tasks += s.RecentTaskCount
 	}

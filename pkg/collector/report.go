@@ -29,6 +29,7 @@ type Report struct {
 	At         time.Time
 	Sources    []SourceResult
 	Processes  []topology.Process
+	NotCounted []topology.NotCounted      // objects holding n8n processes left out, e.g. pending pods
 	Memory     map[string]topology.Memory // by process ID
 	Topology   topology.Topology
 	Queue      map[string]int64 // nil when Redis was not read

@@ -60,7 +60,7 @@ const heldAfter = 5 * time.Second
 // sampler reading since the last call) are the only sign that they may be
 // full.
 func (c *Collector) n8nDirty(ctx context.Context) string {
-	if len(c.cfg.Probes) > 0 {
+	if len(c.probeStats()) > 0 {
 		return ""
 	}
 	if c.cfg.Sampler != nil && c.cfg.Sampler.BusySinceLast() || c.jobsWaiting(ctx) {

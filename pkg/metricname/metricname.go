@@ -29,6 +29,7 @@ const (
 	SourceUp                    = "n8n_exporter_source_up"
 	SourceDuration              = "n8n_exporter_source_duration_seconds"
 	InspectErrors               = "n8n_exporter_inspect_errors_total"
+	ContainerInfo               = "n8n_container_info"
 )
 
 // The bound analysis over every resource, slots and CPU alike
@@ -85,8 +86,8 @@ func Exporter() []string {
 	return []string{WorkerConcurrency, RunnerMaxConcurrency, WorkerRunnerCapacity, WorkerEffectiveConcurrency,
 		WorkerBottleneck, WorkerCeiling, ClusterEffectiveConcurrency, ClusterCeiling, ClusterWorkersWithoutRunner,
 		ServiceTime, ServiceTimeUsed, ContainerWorkingSet, ContainerRSS, ContainerMemoryLimit, ContainerOOMKilled,
-		ContainerOOMKills, ContainerRestarts, QueueJobs, SourceUp, SourceDuration, InspectErrors, ResourceDemand,
-		ResourceServers, ResourceCeiling, ClusterBottleneck, ClusterExecutions}
+		ContainerOOMKills, ContainerRestarts, QueueJobs, SourceUp, SourceDuration, InspectErrors, ContainerInfo,
+		ResourceDemand, ResourceServers, ResourceCeiling, ClusterBottleneck, ClusterExecutions}
 }
 
 // Probe lists the names a broker probe emits.

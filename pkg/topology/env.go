@@ -13,6 +13,7 @@ var whitelist = map[string]bool{
 	"N8N_PORT":                         true,
 	"PROBE_LISTEN":                     true,
 	"PROBE_UPSTREAM":                   true,
+	"EXPORTER_LISTEN":                  true,
 }
 
 // Whitelisted reports whether key's value may be read.
@@ -61,6 +62,26 @@ func (e *Env) SetUnknown(key, reason string) {
 		e.unknown = map[string]string{}
 	}
 	e.unknown[key] = reason
+}
+
+// MayHide records that a source the platform cannot read (a Kubernetes
+// Secret behind envFrom, whose keys are not known) may set any key that
+// starts with prefix: each whitelisted such key that nothing readable set
+// reads as unknown, with reason. Call it after every readable source. The
+// keys do not count as set: Has stays false for them, so they never change
+// a process's role.
+func (e *Env) MayHide(prefix, reason string) {
+	for key := range whitelist {
+		if !strings.HasPrefix(key, prefix) || e.names[key] {
+			continue
+		}
+		if e.unknown == nil {
+			e.unknown = map[string]string{}
+		}
+		if _, ok := e.unknown[key]; !ok {
+			e.unknown[key] = reason
+		}
+	}
 }
 
 func (e *Env) name(key string) {

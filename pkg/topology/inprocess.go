@@ -6,6 +6,9 @@ import (
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/brokerprobe/route"
 )
 
+// InProcessPrefix starts the ID of every in-process probe node.
+const InProcessPrefix = "in-process:"
+
 // InProcessProbe is a broker probe the exporter runs itself (PROBE_LISTEN,
 // PROBE_UPSTREAM, PROBE_NAME), as a probe node for Pair. It is taken to be
 // on the host network: the exporter that runs probes in-process next to
@@ -19,7 +22,7 @@ func InProcessProbe(name, listen, upstream string) (Process, error) {
 	if err != nil {
 		return Process{}, errors.New("probe " + name + ": PROBE_UPSTREAM is not a URL with a host")
 	}
-	return Process{ID: "in-process:" + name, Name: name, Role: RoleProbe, Net: Network{Host: true},
+	return Process{ID: InProcessPrefix + name, Name: name, Role: RoleProbe, Net: Network{Host: true},
 		Settings: Settings{Routes: Of([]Route{{Listen: l, Upstream: u.Endpoint}})}}, nil
 }
 

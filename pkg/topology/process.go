@@ -51,3 +51,12 @@ func NewProcess(spec Spec) (p Process, ok bool) {
 	r := &reader{env: spec.Env}
 	return Process{Role: role, Settings: r.settings(role, spec.Argv), Problems: r.problems}, true
 }
+
+// NotCounted is a platform object holding n8n processes that are left out
+// of the topology for now, and why: a Kubernetes pod that is pending,
+// terminating or crash-looping.
+type NotCounted struct {
+	Name   string // "<namespace>/<pod>"
+	Phase  string // e.g. "Pending", "Running"
+	Reason string // e.g. "terminating", "CrashLoopBackOff (container task-runner)"
+}

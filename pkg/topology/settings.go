@@ -13,6 +13,9 @@ const (
 	DefaultRunnerLimit = 10
 	DefaultBrokerPort  = 5679
 	DefaultN8nPort     = 5678
+	// DefaultMetricsPort is the port of EXPORTER_LISTEN's default, where
+	// a probe-only exporter serves its probes' /metrics.
+	DefaultMetricsPort = 9810
 )
 
 // Endpoint is a host and port a process dials or listens on.
@@ -43,6 +46,7 @@ type Settings struct {
 	N8nPort     Setting[int]      // main: N8N_PORT, where /metrics is served
 	Broker      Setting[Endpoint] // runner, launcher: N8N_RUNNERS_TASK_BROKER_URI
 	Routes      Setting[[]Route]  // probe: PROBE_LISTEN and PROBE_UPSTREAM
+	MetricsPort Setting[int]      // probe: EXPORTER_LISTEN's port, where its /metrics is served
 }
 
 // reader parses the whitelisted values and collects problems, each naming
@@ -62,6 +66,7 @@ func (r *reader) settings(role Role, argv []string) Settings {
 		s.Broker = r.brokerURI()
 	case role == RoleProbe:
 		s.Routes = r.probeRoutes()
+		s.MetricsPort = r.metricsPort()
 	}
 	if role.HostsBroker() {
 		s.BrokerPort = r.positiveInt("N8N_RUNNERS_BROKER_PORT", DefaultBrokerPort)
@@ -175,4 +180,22 @@ func (r *reader) probeRoutes() Setting[[]Route] {
 		return Setting[[]Route]{}
 	}
 	return Of(route.Routes(entries))
+}
+
+// metricsPort reads the port of a probe's EXPORTER_LISTEN (default :9810).
+func (r *reader) metricsPort() Setting[int] {
+	const key = "EXPORTER_LISTEN"
+	v, set, why := r.env.lookup(key)
+	switch {
+	case why != "":
+		return unknownAs[int](r, key, why)
+	case !set || strings.TrimSpace(v) == "":
+		return Of(DefaultMetricsPort)
+	}
+	l, err := route.ParseListen(strings.TrimSpace(v))
+	if err != nil || l.Port == 0 {
+		r.problem(key + " is not host:port with a port; using " + strconv.Itoa(DefaultMetricsPort))
+		return Of(DefaultMetricsPort)
+	}
+	return Of(l.Port)
 }

@@ -130,3 +130,55 @@ func TestUnknownSettings(t *testing.T) {
 		t.Error("Whitelisted")
 	}
 }
+
+// A Secret behind envFrom may set any whitelisted key nothing readable
+// set: those read as unknown, the keys set elsewhere keep their values,
+// and the hidden keys never make a worker a probe.
+func TestMayHide(t *testing.T) {
+	env := ReadEnv([]string{"N8N_RUNNERS_BROKER_PORT=5699", "DB_PASSWORD=x"})
+	env.MayHide("", "may come from Secret n8n/enc")
+	p, ok := NewProcess(Spec{Argv: []string{"n8n", "worker", "--concurrency=4"}, Env: env})
+	if !ok || p.Role != RoleWorker {
+		t.Fatalf("role %q", p.Role)
+	}
+	if p.Settings.BrokerPort != Of(5699) {
+		t.Errorf("broker port set elsewhere: %+v", p.Settings.BrokerPort)
+	}
+	want := "N8N_CONCURRENCY_PRODUCTION_LIMIT: may come from Secret n8n/enc"
+	if p.Settings.Concurrency.Unknown != want || len(p.Problems) != 1 {
+		t.Errorf("concurrency %+v, problems %v", p.Settings.Concurrency, p.Problems)
+	}
+	// A prefix limits the keys the Secret can set.
+	env = ReadEnv(nil)
+	env.MayHide("PROBE_", "may come from Secret n8n/p")
+	r := &reader{env: env}
+	if r.positiveInt("N8N_RUNNERS_MAX_CONCURRENCY", 10) != Of(10) || r.probeRoutes().Known() {
+		t.Errorf("prefix not honoured")
+	}
+}
+
+func TestProbeMetricsPort(t *testing.T) {
+	cases := []struct {
+		env      []string
+		want     Setting[int]
+		problems int
+	}{
+		{nil, Of(9810), 0},
+		{[]string{"EXPORTER_LISTEN=:9900"}, Of(9900), 0},
+		{[]string{"EXPORTER_LISTEN=127.0.0.1:9911"}, Of(9911), 0},
+		{[]string{"EXPORTER_LISTEN=nonsense"}, Of(9810), 1},
+		{[]string{"EXPORTER_LISTEN=:0"}, Of(9810), 1},
+	}
+	for _, c := range cases {
+		r := parsed(c.env...)
+		if got := r.metricsPort(); got != c.want || len(r.problems) != c.problems {
+			t.Errorf("%v: got %+v problems %v", c.env, got, r.problems)
+		}
+	}
+	env := ReadEnv([]string{"PROBE_LISTEN=:5680", "PROBE_UPSTREAM=http://localhost:5679"})
+	env.SetUnknown("EXPORTER_LISTEN", "from Secret n8n/p")
+	p, _ := NewProcess(Spec{Env: env})
+	if p.Role != RoleProbe || p.Settings.MetricsPort.Unknown != "EXPORTER_LISTEN: from Secret n8n/p" {
+		t.Errorf("unknown metrics port: %+v", p.Settings)
+	}
+}

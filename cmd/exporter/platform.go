@@ -1,0 +1,107 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"os"
+	"sync"
+
+	"k8s.io/apimachinery/pkg/labels"
+
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/collector"
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/dockerstats"
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/dockerstats/cgroup"
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/kube"
+)
+
+// The platforms EXPORTER_PLATFORM names.
+const (
+	platformAuto       = "auto"
+	platformDocker     = "docker"
+	platformKubernetes = "kubernetes"
+)
+
+// platform is the discovery side of the collector: where n8n's processes
+// come from, where their memory is read, and whether probe sidecars are.
+type platform struct {
+	discoverer   collector.Discoverer
+	name         string
+	memory       []collector.MemorySource
+	cpu          collector.CPUReader // per-container CPU; nil: only the host's
+	scrapeProbes bool
+	close        func() error
+}
+
+func (c *Config) validatePlatform(bad func(name, format string, a ...any)) {
+	switch c.Platform {
+	case platformAuto, platformDocker, platformKubernetes:
+	default:
+		bad("EXPORTER_PLATFORM", "want docker, kubernetes or auto")
+	}
+	if _, err := labels.Parse(c.KubeSelector); err != nil {
+		bad("EXPORTER_KUBE_SELECTOR", "not a label selector: %v", err)
+	}
+}
+
+// platformName resolves auto: Kubernetes inside a pod, else Docker.
+func (c Config) platformName(inPod bool) string {
+	if c.Platform == platformAuto {
+		if inPod {
+			return platformKubernetes
+		}
+		return platformDocker
+	}
+	return c.Platform
+}
+
+// buildPlatform connects to the platform cfg names. Kubernetes informers
+// run until ctx ends.
+func buildPlatform(ctx context.Context, cfg Config, logger *slog.Logger, wg *sync.WaitGroup) (platform, error) {
+	if cfg.platformName(kube.InPod()) == platformKubernetes {
+		return kubePlatform(ctx, cfg, logger, wg)
+	}
+	return dockerPlatform(cfg, logger)
+}
+
+// kubePlatform watches pods, ConfigMaps and EndpointSlices. Memory comes
+// from the kubelet's cAdvisor metrics, which Prometheus scrapes itself;
+// task time comes from the probe sidecars.
+func kubePlatform(ctx context.Context, cfg Config, logger *slog.Logger, wg *sync.WaitGroup) (platform, error) {
+	client, err := kube.Connect()
+	if err != nil {
+		return platform{}, err
+	}
+	p, err := kube.New(client, kube.Options{Namespace: cfg.KubeNamespace, Selector: cfg.KubeSelector})
+	if err != nil {
+		return platform{}, fmt.Errorf("EXPORTER_KUBE_SELECTOR: %w", err)
+	}
+	p.Start(ctx)
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		if p.WaitForSync(ctx) {
+			logger.Info("kubernetes caches synced", "namespace", cfg.KubeNamespace, "selector", cfg.KubeSelector)
+		}
+	}()
+	return platform{discoverer: p, name: platformKubernetes, scrapeProbes: true, close: func() error { return nil }}, nil
+}
+
+// dockerPlatform reads memory from the cgroup files when the host's are
+// mounted, else through the stats API.
+func dockerPlatform(cfg Config, logger *slog.Logger) (platform, error) {
+	dc, err := dockerstats.NewClient(cfg.DockerHost, cfg.ContainerLabel, cfg.StatsConcurrency)
+	if err != nil {
+		return platform{}, fmt.Errorf("DOCKER_HOST: %w", err)
+	}
+	pl := platform{discoverer: dc, name: platformDocker, close: dc.Close}
+	if _, err := os.Stat(cfg.CgroupRoot); err == nil {
+		cg := cgroup.NewReader(cfg.CgroupRoot)
+		pl.memory = append(pl.memory, collector.MemorySource{Name: "cgroup", Reader: dockerstats.CgroupMemory{Reader: cg}})
+		pl.cpu = dockerstats.CgroupCPU{Reader: cg}
+	} else {
+		logger.Info("cgroup root not readable; memory comes from the Docker stats API", "EXPORTER_CGROUP_ROOT", cfg.CgroupRoot)
+	}
+	pl.memory = append(pl.memory, collector.MemorySource{Name: "stats", Reader: dc})
+	return pl, nil
+}

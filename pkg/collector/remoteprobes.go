@@ -1,0 +1,310 @@
+package collector
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/brokerprobe"
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/topology"
+	dto "github.com/prometheus/client_model/go"
+	"github.com/prometheus/common/expfmt"
+	"github.com/prometheus/common/model"
+
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/metricname"
+)
+
+// Bounds on reading a probe sidecar's /metrics: its answer is a few KiB,
+// so anything past maxProbeBody is refused rather than parsed, and at most
+// probeFetches are read at once.
+const (
+	maxProbeBody = 1 << 20
+	probeFetches = 8
+	// taskWindow is how far back a remote probe's task mean reaches, as
+	// the in-process probe's recent mean does.
+	taskWindow = 5 * time.Minute
+)
+
+// remoteProbes reads the probe sidecars a platform discovered, at scrape
+// time, into the same brokerprobe.Stats the in-process probes give. The
+// task mean comes from the difference of the probe's duration histogram
+// over the last taskWindow.
+type remoteProbes struct {
+	client *http.Client
+
+	mu      sync.Mutex
+	current []ProbeStats            // the last scrape's, for the sampler's gate
+	history map[string][]taskSample // by probe key, oldest first
+}
+
+type taskSample struct {
+	at    time.Time
+	sum   float64
+	count uint64
+}
+
+// fixedStats is one probe's figures as read in one scrape.
+type fixedStats brokerprobe.Stats
+
+func (f fixedStats) Stats() brokerprobe.Stats { return brokerprobe.Stats(f) }
+
+// probeTarget is a discovered probe and where its /metrics is served.
+type probeTarget struct {
+	process topology.Process
+	url     string
+}
+
+// probeTargets are the discovered probes that some worker's runner
+// reaches its broker through (a probe in a pod without a runner says
+// nothing of capacity), with an address and a known metrics port. The
+// exporter's own in-process probes are read directly, not here.
+func probeTargets(t topology.Topology) []probeTarget {
+	var out []probeTarget
+	for _, p := range t.Probes {
+		port := p.Settings.MetricsPort
+		if strings.HasPrefix(p.ID, topology.InProcessPrefix) || !port.Known() || !fronts(t, p) {
+			continue
+		}
+		host := p.Net.IP()
+		if host == "" && p.Net.Host {
+			host = "127.0.0.1"
+		}
+		if host == "" {
+			continue
+		}
+		out = append(out, probeTarget{process: p, url: "http://" + net.JoinHostPort(host, strconv.Itoa(port.Value)) + "/metrics"})
+	}
+	return out
+}
+
+// fronts reports whether a worker's runner is attached through probe p.
+func fronts(t topology.Topology, p topology.Process) bool {
+	for _, w := range t.Workers {
+		for _, a := range w.Runners {
+			if strings.HasPrefix(a.Via, "probe "+p.Name+" (") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// scrape reads every target, records one "probes" source (down if any
+// failed, naming one failure), and keeps the figures for the gate.
+func (rp *remoteProbes) scrape(ctx context.Context, r *Report, timeout time.Duration) {
+	targets := probeTargets(r.Topology)
+	if len(targets) == 0 {
+		rp.set(nil, nil)
+		return
+	}
+	stats := make([][]probeReading, len(targets))
+	errs := make([]error, len(targets))
+	r.addSource(timed(ctx, "probes", timeout, func(ctx context.Context) error {
+		sem := make(chan struct{}, probeFetches)
+		var wg sync.WaitGroup
+		for i, tg := range targets {
+			wg.Add(1)
+			sem <- struct{}{}
+			go func() {
+				defer wg.Done()
+				defer func() { <-sem }()
+				stats[i], errs[i] = rp.read(ctx, tg)
+			}()
+		}
+		wg.Wait()
+		var failed []error
+		for _, err := range errs {
+			if err != nil {
+				failed = append(failed, err)
+			}
+		}
+		return summarize(failed, len(targets))
+	}))
+	var cur []ProbeStats
+	keys := map[string]bool{}
+	for i, readings := range stats {
+		for _, rd := range readings {
+			key := targets[i].process.ID + "|" + rd.Name
+			keys[key] = true
+			rd.RecentTaskMean, rd.RecentTaskCount = rp.recent(key, rd.sum, rd.count, r.At)
+			cur = append(cur, fixedStats(rd.Stats))
+		}
+	}
+	rp.set(cur, keys)
+}
+
+// set keeps this scrape's figures and forgets the task history of probes
+// no longer seen (nil keys: all).
+func (rp *remoteProbes) set(cur []ProbeStats, keys map[string]bool) {
+	rp.mu.Lock()
+	defer rp.mu.Unlock()
+	rp.current = cur
+	for k := range rp.history {
+		if !keys[k] {
+			delete(rp.history, k)
+		}
+	}
+}
+
+func (rp *remoteProbes) stats() []ProbeStats {
+	rp.mu.Lock()
+	defer rp.mu.Unlock()
+	return rp.current
+}
+
+// read fetches one probe sidecar's /metrics: one reading per probe label.
+func (rp *remoteProbes) read(ctx context.Context, tg probeTarget) ([]probeReading, error) {
+	fail := func(err error) ([]probeReading, error) {
+		return nil, fmt.Errorf("probe %s: %w", tg.process.Name, err)
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, tg.url, nil)
+	if err != nil {
+		return fail(err)
+	}
+	req.Header.Set("Accept", "text/plain; version=0.0.4")
+	resp, err := rp.client.Do(req)
+	if err != nil {
+		return fail(err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return fail(fmt.Errorf("HTTP %d", resp.StatusCode))
+	}
+	body, err := io.ReadAll(io.LimitReader(resp.Body, maxProbeBody+1))
+	switch {
+	case err != nil:
+		return fail(err)
+	case len(body) > maxProbeBody:
+		return fail(fmt.Errorf("/metrics is over %d bytes; not read", maxProbeBody))
+	}
+	ss, err := parseProbeMetrics(body)
+	if err != nil {
+		return fail(err)
+	}
+	return ss, nil
+}
+
+// probeReading is one probe's figures in one answer, with its task
+// histogram's running sum and count for the mean.
+type probeReading struct {
+	brokerprobe.Stats
+	sum   float64
+	count uint64
+}
+
+// parseProbeMetrics reads a broker probe's metrics, one reading per value
+// of the probe label.
+func parseProbeMetrics(body []byte) ([]probeReading, error) {
+	parser := expfmt.NewTextParser(model.UTF8Validation)
+	fams, err := parser.TextToMetricFamilies(bytes.NewReader(body))
+	if err != nil {
+		return nil, err
+	}
+	if fams[metricname.RunnerTasksRunning] == nil || fams[metricname.RunnerTaskDuration] == nil {
+		return nil, errors.New("no " + metricname.RunnerTasksRunning + " or " + metricname.RunnerTaskDuration + " (is this a broker probe's /metrics?)")
+	}
+	byName := map[string]*probeReading{}
+	var order []string
+	get := func(m *dto.Metric) *probeReading {
+		name := label(m, "probe")
+		if byName[name] == nil {
+			byName[name] = &probeReading{Stats: brokerprobe.Stats{Name: name}}
+			order = append(order, name)
+		}
+		return byName[name]
+	}
+	for _, m := range fams[metricname.RunnerTasksRunning].GetMetric() {
+		get(m).Running = count(m.GetGauge().GetValue())
+	}
+	for _, m := range fams[metricname.RunnerInferredMaxConcurrency].GetMetric() {
+		get(m).InferredLimit = count(m.GetGauge().GetValue())
+	}
+	for _, m := range fams[metricname.RunnerConnections].GetMetric() {
+		rd, v := get(m), count(m.GetGauge().GetValue())
+		switch label(m, "kind") {
+		case "runner":
+			rd.RunnerConnections = v
+		case "launcher":
+			rd.LauncherConnections = v
+		}
+	}
+	for _, m := range fams[metricname.RunnerTasks].GetMetric() {
+		rd, v := get(m), uint64(count(m.GetCounter().GetValue()))
+		switch label(m, "outcome") {
+		case "done":
+			rd.TasksDone = v
+		case "error", "lost":
+			rd.TasksFailed += v
+		}
+	}
+	for _, m := range fams[metricname.RunnerTaskDuration].GetMetric() {
+		rd, h := get(m), m.GetHistogram()
+		if sum := h.GetSampleSum(); !math.IsNaN(sum) && !math.IsInf(sum, 0) && sum >= 0 {
+			rd.sum, rd.count = sum, h.GetSampleCount()
+		}
+	}
+	out := make([]probeReading, 0, len(order))
+	for _, name := range order {
+		out = append(out, *byName[name])
+	}
+	return out, nil
+}
+
+// count reads a gauge as a count: a negative, NaN or absurd value (a
+// hostile or broken answer) is 0 or capped, never a panic.
+func count(v float64) int {
+	switch {
+	case math.IsNaN(v) || v < 0:
+		return 0
+	case v > 1e6:
+		return 1e6
+	}
+	return int(v)
+}
+
+func label(m *dto.Metric, name string) string {
+	for _, l := range m.GetLabel() {
+		if l.GetName() == name {
+			return l.GetValue()
+		}
+	}
+	return ""
+}
+
+// recent turns the histogram's running sum and count into the mean of the
+// tasks since the oldest sample within taskWindow. The first sight of a
+// probe gives no mean; a count that fell means the probe restarted, and
+// counts from zero.
+func (rp *remoteProbes) recent(key string, sum float64, cnt uint64, now time.Time) (time.Duration, int) {
+	rp.mu.Lock()
+	defer rp.mu.Unlock()
+	if rp.history == nil {
+		rp.history = map[string][]taskSample{}
+	}
+	h := rp.history[key]
+	if n := len(h); n > 0 && cnt < h[n-1].count {
+		h = []taskSample{{at: now}}
+	}
+	for len(h) > 1 && now.Sub(h[1].at) >= taskWindow {
+		h = h[1:]
+	}
+	rp.history[key] = append(h, taskSample{at: now, sum: sum, count: cnt})
+	if len(h) == 0 || cnt <= h[0].count {
+		return 0, 0
+	}
+	n := cnt - h[0].count
+	mean := (sum - h[0].sum) / float64(n)
+	if mean < 0 {
+		return 0, 0
+	}
+	return time.Duration(mean * float64(time.Second)), int(min(n, math.MaxInt32))
+}
