@@ -48,6 +48,9 @@ type Config struct {
 	ScrapeOffset     time.Duration `env:"EXPORTER_SCRAPE_TIMEOUT_OFFSET" envDefault:"500ms" help:"taken off Prometheus' scrape-timeout header, to leave time to answer"`
 	MaxRequests      int           `env:"EXPORTER_MAX_REQUESTS" envDefault:"64" help:"concurrent /metrics requests; more get 503"`
 	N8nInterval      time.Duration `env:"EXPORTER_N8N_SAMPLE_INTERVAL" envDefault:"5s" help:"background reads of n8n's execution histogram"`
+	ProcRoot         string        `env:"EXPORTER_PROC_ROOT" envDefault:"/proc" help:"host /proc, for the host's CPU time (/proc/stat); empty turns the host CPU off"`
+	DemandWindow     time.Duration `env:"EXPORTER_DEMAND_WINDOW" envDefault:"30s" help:"sliding window over which CPU seconds are divided by executions"`
+	DemandMin        int           `env:"EXPORTER_DEMAND_MIN_EXECUTIONS" envDefault:"50" help:"executions a demand window needs before CPU demands are published"`
 	Platform         string        `env:"EXPORTER_PLATFORM" envDefault:"auto" help:"docker, kubernetes, or auto (kubernetes inside a pod, else docker); outside a cluster kubernetes reads KUBECONFIG"`
 	KubeNamespace    string        `env:"EXPORTER_KUBE_NAMESPACE" help:"kubernetes: only this namespace; empty = all namespaces"`
 	KubeSelector     string        `env:"EXPORTER_KUBE_SELECTOR" help:"kubernetes: only pods matching this label selector, e.g. app.kubernetes.io/name=n8n"`
@@ -170,6 +173,12 @@ func (c *Config) validate() error {
 	}
 	if c.N8nInterval <= 0 {
 		bad("EXPORTER_N8N_SAMPLE_INTERVAL", "want a positive duration")
+	}
+	if c.DemandWindow < 5*c.SampleInterval {
+		bad("EXPORTER_DEMAND_WINDOW", "want at least 5 sample intervals")
+	}
+	if c.DemandMin < 1 {
+		bad("EXPORTER_DEMAND_MIN_EXECUTIONS", "want at least 1, got %d", c.DemandMin)
 	}
 	if c.ServiceTime < 0 {
 		bad("EXPORTER_SERVICE_TIME", "want a positive duration, e.g. 3s")

@@ -28,6 +28,7 @@ type platform struct {
 	discoverer   collector.Discoverer
 	name         string
 	memory       []collector.MemorySource
+	cpu          collector.CPUReader // per-container CPU; nil: only the host's
 	scrapeProbes bool
 	close        func() error
 }
@@ -95,7 +96,9 @@ func dockerPlatform(cfg Config, logger *slog.Logger) (platform, error) {
 	}
 	pl := platform{discoverer: dc, name: platformDocker, close: dc.Close}
 	if _, err := os.Stat(cfg.CgroupRoot); err == nil {
-		pl.memory = append(pl.memory, collector.MemorySource{Name: "cgroup", Reader: dockerstats.CgroupMemory{Reader: cgroup.NewReader(cfg.CgroupRoot)}})
+		cg := cgroup.NewReader(cfg.CgroupRoot)
+		pl.memory = append(pl.memory, collector.MemorySource{Name: "cgroup", Reader: dockerstats.CgroupMemory{Reader: cg}})
+		pl.cpu = dockerstats.CgroupCPU{Reader: cg}
 	} else {
 		logger.Info("cgroup root not readable; memory comes from the Docker stats API", "EXPORTER_CGROUP_ROOT", cfg.CgroupRoot)
 	}

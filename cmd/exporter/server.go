@@ -13,6 +13,7 @@ import (
 
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/brokerprobe"
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/collector"
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/hostcpu"
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/queue"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
@@ -77,6 +78,7 @@ func buildCollector(ctx context.Context, cfg Config, logger *slog.Logger, probes
 		closers = append(closers, rdb.Close)
 		cc.Queue = queue.NewReader(rdb, cfg.QueuePrefix)
 		cc.Sampler = queue.NewSampler(cc.Queue, cfg.SampleInterval, cfg.SampleWindow)
+		cc.CPU = cpuConfig(cfg, cc.Queue, pl.cpu)
 		wg.Add(1)
 		go func() { defer wg.Done(); cc.Sampler.Run(ctx) }()
 	}
@@ -89,6 +91,17 @@ func buildCollector(ctx context.Context, cfg Config, logger *slog.Logger, probes
 	wg.Add(1)
 	go func() { defer wg.Done(); col.Run(ctx) }()
 	return col, closeAll, nil
+}
+
+// cpuConfig wires the CPU demands: executions from Bull, container CPU
+// from the cgroup files (nil: none), the host's from /proc/stat.
+func cpuConfig(cfg Config, q *queue.Reader, cpu collector.CPUReader) *collector.CPUConfig {
+	c := &collector.CPUConfig{Executions: q, CPU: cpu, Interval: cfg.SampleInterval, Window: cfg.DemandWindow,
+		MinExecutions: float64(cfg.DemandMin)}
+	if cfg.ProcRoot != "" {
+		c.Host = func() (hostcpu.Times, error) { return hostcpu.Read(cfg.ProcRoot) }
+	}
+	return c
 }
 
 // startProbes listens on every PROBE_LISTEN address and registers each

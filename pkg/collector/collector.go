@@ -72,12 +72,16 @@ type Config struct {
 	// N8nSampleInterval spaces the background reads of n8n's histogram
 	// (default 5s).
 	N8nSampleInterval time.Duration
+	// CPU turns on the CPU demands (nil, or no Executions: off); Run
+	// samples them in the background.
+	CPU *CPUConfig
 }
 
 // Collector is the prometheus.Collector and the landing page's data source.
 type Collector struct {
 	cfg        Config
 	n8n        *n8nSampler
+	cpu        *cpuSampler // nil: no CPU demands
 	shared     sharedGather
 	probeNodes []topology.Process // the in-process probes, for pairing
 	remote     *remoteProbes      // nil unless ScrapeProbes
@@ -107,6 +111,9 @@ func New(cfg Config) *Collector {
 	// With probes the runner's past saturation is unknown, so n8n's
 	// all-time mean is not trusted; only deltas judged clean are.
 	c.n8n = newN8nSampler(&http.Client{Timeout: cfg.Timeout}, probes, cfg.N8nMetricsURL)
+	if cfg.CPU != nil && cfg.CPU.Executions != nil {
+		c.cpu = newCPUSampler(*cfg.CPU, cfg.Platform)
+	}
 	c.shared = sharedGather{gather: c.Gather, limit: cfg.ScrapeTimeout, grace: cfg.ScrapeTimeoutOffset / 2}
 	if cfg.Sampler != nil && probes {
 		cfg.Sampler.SetGate(c.runnerSaturated)
@@ -146,6 +153,7 @@ func (c *Collector) Gather(ctx context.Context) *Report {
 	c.measureJobTime(r)
 	c.measureTaskTime(r)
 	c.evaluate(r)
+	c.bound(r)
 	c.logDown(r)
 	return r
 }
@@ -166,6 +174,9 @@ func (c *Collector) discover(ctx context.Context, r *Report) {
 	}))
 	r.LeftOutTotal = map[string]uint64{c.cfg.PlatformName: c.leftOut.Load()}
 	r.Topology = c.pair(r.Processes)
+	if c.cpu != nil {
+		c.cpu.point(r.Processes)
+	}
 	if c.cfg.Sampler != nil {
 		slots := 0
 		for _, w := range r.Topology.Workers {

@@ -14,6 +14,9 @@ func describe(ch chan<- *prometheus.Desc) {
 		ch <- d
 	}
 	ch <- inspectErrors
+	for _, d := range boundsDescs {
+		ch <- d
+	}
 }
 
 // emitLeftOut emits the count of processes left out, per platform.

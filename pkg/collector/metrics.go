@@ -24,7 +24,7 @@ var (
 	workerBottleneck  = desc(metricname.WorkerBottleneck, "1 on the side that limits the worker (runner or worker).", "worker", "component")
 	workerCeiling     = desc(metricname.WorkerCeiling, "min(concurrency / job time, runner capacity / task time).", "worker")
 	clusterEffective  = desc(metricname.ClusterEffectiveConcurrency, "Sum of the workers' effective concurrency.")
-	clusterCeiling    = desc(metricname.ClusterCeiling, "Sum of the workers' ceilings.")
+	clusterCeiling    = desc(metricname.ClusterCeiling, "Executions per second the cluster can complete: the minimum over every resource, slots and CPU alike (the slots alone until a CPU demand is measured).")
 	clusterNoRunner   = desc(metricname.ClusterWorkersWithoutRunner, "Workers whose Code tasks no runner serves.")
 	serviceTime       = desc(metricname.ServiceTime, "Time one execution holds a slot, per stage (job = worker, task = runner) and source.", "stage", "source")
 	serviceTimeUsed   = desc(metricname.ServiceTimeUsed, "1 for the source whose service time the ceiling uses, per stage.", "stage", "source")
@@ -81,6 +81,7 @@ func Emit(r *Report, ch chan<- prometheus.Metric) {
 		gauge(ch, sourceDuration, s.Duration.Seconds(), s.Name)
 	}
 	emitLeftOut(r, ch)
+	emitBounds(r, ch)
 }
 
 func emitTopology(r *Report, ch chan<- prometheus.Metric) {
@@ -120,8 +121,8 @@ func emitVerdict(r *Report, ch chan<- prometheus.Metric) {
 	}
 	gauge(ch, clusterEffective, float64(v.Effective))
 	gauge(ch, clusterNoRunner, float64(v.WorkersWithoutRunner))
-	if v.HasCeiling() {
-		gauge(ch, clusterCeiling, v.Ceiling)
+	if c := r.Ceiling(); c > 0 {
+		gauge(ch, clusterCeiling, c)
 	}
 }
 

@@ -67,8 +67,14 @@ func (s *n8nSampler) keep(smp n8nSample) {
 }
 
 // Run reads n8n's histogram every N8nSampleInterval, and at once when the
-// gathers find main at a new URL, until ctx ends.
+// gathers find main at a new URL, and the CPU demand counters every
+// CPU.Interval, until ctx ends.
 func (c *Collector) Run(ctx context.Context) {
+	if c.cpu != nil {
+		done := make(chan struct{})
+		go func() { defer close(done); c.cpu.run(ctx) }()
+		defer func() { <-done }()
+	}
 	t := time.NewTicker(c.cfg.N8nSampleInterval)
 	defer t.Stop()
 	for {

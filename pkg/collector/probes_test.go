@@ -265,7 +265,10 @@ func TestSamplerGatedByProbes(t *testing.T) {
 	probe := newFakeProbeStats(brokerprobe.Stats{Running: 2, InferredLimit: 2})
 	s := queue.NewSampler(queue.NewReader(rd.Client, "bull"), time.Second, time.Minute)
 	New(Config{Sampler: s, Probes: labProbes(probe)})
-	rd.Client.LPush(ctx, "bull:jobs:active", "1", "2")
+	for _, id := range []string{"1", "2"} { // two jobs a live worker holds: listed and locked
+		rd.Client.LPush(ctx, "bull:jobs:active", id)
+		rd.Client.Set(ctx, "bull:jobs:"+id+":lock", "worker-token", 0)
+	}
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	for i := 0; i < 20; i++ {
 		if i == 10 {

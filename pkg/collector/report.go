@@ -38,6 +38,11 @@ type Report struct {
 	Skipped    []string               // measurements left out this scrape, and why
 	Verdict    *capacity.Verdict      // nil without workers
 	VerdictErr string
+	// Bounds is the bound analysis over slots and CPU (nil without a
+	// verdict); CPU is what the demand sampler held (nil when it is off).
+	Bounds    *capacity.Bounds
+	BoundsErr string
+	CPU       *CPUReport
 	// LeftOut names the processes this discovery listed but could not
 	// read; LeftOutTotal counts them since start, by platform source.
 	LeftOut      []string

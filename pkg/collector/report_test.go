@@ -73,7 +73,7 @@ n8n_worker_bottleneck{component="worker",worker="fx-worker-2"} 0
 # HELP n8n_cluster_effective_concurrency Sum of the workers' effective concurrency.
 # TYPE n8n_cluster_effective_concurrency gauge
 n8n_cluster_effective_concurrency 10
-# HELP n8n_cluster_ceiling_executions_per_second Sum of the workers' ceilings.
+# HELP n8n_cluster_ceiling_executions_per_second Executions per second the cluster can complete: the minimum over every resource, slots and CPU alike (the slots alone until a CPU demand is measured).
 # TYPE n8n_cluster_ceiling_executions_per_second gauge
 n8n_cluster_ceiling_executions_per_second 3.3333333333333335
 # HELP n8n_service_time_seconds Time one execution holds a slot, per stage (job = worker, task = runner) and source.
@@ -144,7 +144,7 @@ func TestServiceTimeChoice(t *testing.T) {
 		{"override wins", 2 * time.Second, []ServiceTime{{Stage: "job", Source: "redis", Time: time.Second}}, 2 * time.Second, 2 * time.Second, "config"},
 		{"redis before n8n", 0, []ServiceTime{{Stage: "job", Source: "redis", Time: 1110 * time.Millisecond}, {Stage: "job", Source: "n8n", Time: 1055 * time.Millisecond}}, 1110 * time.Millisecond, 1110 * time.Millisecond, "redis"},
 		{"two stages", 0, []ServiceTime{{Stage: "job", Source: "n8n", Time: 3 * time.Second}, {Stage: "task", Source: "probe", Time: time.Second}}, 3 * time.Second, time.Second, "n8n"},
-		{"redis yields beside a probe", 0, []ServiceTime{{Stage: "job", Source: "redis", Time: 5 * time.Second}, {Stage: "job", Source: "n8n", Time: 1100 * time.Millisecond}, {Stage: "task", Source: "probe", Time: time.Second}}, 1100 * time.Millisecond, time.Second, "n8n"},
+		{"redis first beside a probe too", 0, []ServiceTime{{Stage: "job", Source: "redis", Time: 1150 * time.Millisecond}, {Stage: "job", Source: "n8n", Time: 1100 * time.Millisecond}, {Stage: "task", Source: "probe", Time: time.Second}}, 1150 * time.Millisecond, time.Second, "redis"},
 		{"job below task", 0, []ServiceTime{{Stage: "job", Source: "n8n", Time: 800 * time.Millisecond}, {Stage: "task", Source: "probe", Time: time.Second}}, time.Second, time.Second, "probe"},
 		{"probe only", 0, []ServiceTime{{Stage: "task", Source: "probe", Time: time.Second}}, time.Second, time.Second, "probe"},
 		{"nothing", 0, nil, 0, 0, ""},

@@ -43,7 +43,7 @@ func (c *Collector) measureJobTime(r *Report) {
 // littleNote says how the Redis estimate was made, and that it is held
 // when its clean run ended a while ago.
 func littleNote(e queue.Estimate, now time.Time) string {
-	note := fmt.Sprintf("Little's law: %.2f active / %.2f jobs/s over %s", e.MeanActive, e.Rate, e.Span.Round(time.Second))
+	note := fmt.Sprintf("Little's law: %.2f jobs held by live workers / %.2f jobs/s over %s", e.MeanActive, e.Rate, e.Span.Round(time.Second))
 	if age := now.Sub(e.At); age > heldAfter {
 		note += fmt.Sprintf("; held for %s (since then the worker or a runner was saturated, jobs waited, or none arrived)", age.Round(time.Second))
 	}
@@ -99,7 +99,10 @@ func discoverMetricsURL(mains []topology.Process) string {
 }
 
 // chooseServiceTime picks per stage: the override, else the first
-// measurement (redis before n8n for the job; beside a probe, n8n only). A single-stage measurement
+// measurement (redis before n8n for the job: Little's law over the jobs
+// live workers hold spans the whole slot hold, pickup to completion, while
+// n8n's histogram starts after pickup and ends before the result is
+// saved). A single-stage measurement
 // stands in for the other stage, as for a Code-only workflow. A job holds
 // its worker slot at least as long as its task holds a runner slot, so a
 // job time below the task time is noise and the task time stands in.
@@ -113,19 +116,10 @@ func (c *Collector) chooseServiceTime(r *Report) capacity.ServiceTime {
 		}
 		return capacity.Single(d)
 	}
-	probeTask := false
 	for _, m := range r.Measured {
-		probeTask = probeTask || (m.Stage == "task" && m.Source == "probe")
-	}
-	for _, m := range r.Measured {
-		if _, ok := r.Used[m.Stage]; ok {
-			continue
+		if _, ok := r.Used[m.Stage]; !ok {
+			r.Used[m.Stage] = m
 		}
-		if m.Stage == "job" && m.Source == "redis" && probeTask {
-			r.Skipped = append(r.Skipped, "job stage from redis: not used beside a probe (Bull's active list also holds jobs a restarted worker left stalled, and Little's law cannot tell them apart)")
-			continue
-		}
-		r.Used[m.Stage] = m
 	}
 	job, hasJob := r.Used["job"]
 	task, hasTask := r.Used["task"]

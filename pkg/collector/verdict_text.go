@@ -27,7 +27,11 @@ func Verdict(r *Report) []string {
 	for _, a := range r.Topology.Unpaired {
 		lines = append(lines, unpairedLine(a))
 	}
-	return append(lines, clusterLine(r.Verdict))
+	lines = append(lines, clusterLine(r.Verdict, r.Ceiling()))
+	if b := boundsLine(r); b != "" {
+		lines = append(lines, b)
+	}
+	return lines
 }
 
 func workerLine(w capacity.WorkerVerdict, node topology.WorkerNode, s capacity.ServiceTime) string {
@@ -61,10 +65,10 @@ func unpairedLine(a topology.Attachment) string {
 	return fmt.Sprintf("runner %s reaches no worker (its broker URI points at %s); its %d slots are not counted", a.Runner.Name, s.Broker.Value, s.RunnerLimit.Value)
 }
 
-func clusterLine(v *capacity.Verdict) string {
+func clusterLine(v *capacity.Verdict, ceiling float64) string {
 	line := fmt.Sprintf("cluster: %d worker slots, runner capacity %d → effective %d", v.WorkerConcurrency, v.RunnerCapacity, v.Effective)
-	if v.HasCeiling() {
-		return line + fmt.Sprintf("; ceiling %.1f executions/s (operate at about %.1f/s, 2/3 of it)", v.Ceiling, v.Ceiling*capacity.OperatingFraction)
+	if ceiling > 0 {
+		return line + fmt.Sprintf("; ceiling %.1f executions/s (operate at about %.1f/s, 2/3 of it)", ceiling, ceiling*capacity.OperatingFraction)
 	}
 	return line + "; ceiling unknown until a service time is measured (Redis, n8n metrics, probe) or EXPORTER_SERVICE_TIME is set"
 }

@@ -19,3 +19,11 @@ func (m CgroupMemory) ReadMemory(_ context.Context, ps []topology.Process) ([]to
 	}
 	return mem, errs
 }
+
+// CgroupCPU reads containers' CPU time and quota from the cgroup files.
+type CgroupCPU struct{ cgroup.Reader }
+
+// CPU reads one container's CPU.
+func (c CgroupCPU) CPU(p topology.Process) (topology.CPU, error) {
+	return c.Reader.CPU(p.ID, p.CgroupParent)
+}

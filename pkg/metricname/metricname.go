@@ -32,6 +32,17 @@ const (
 	ContainerInfo               = "n8n_container_info"
 )
 
+// The bound analysis over every resource, slots and CPU alike
+// (pkg/collector). The resource label is bounded: slots:worker:<worker>,
+// slots:runner:<worker>, cpu:host and cpu:<container>.
+const (
+	ResourceDemand    = "n8n_resource_demand_seconds"
+	ResourceServers   = "n8n_resource_servers"
+	ResourceCeiling   = "n8n_resource_ceiling_executions_per_second"
+	ClusterBottleneck = "n8n_cluster_bottleneck"
+	ClusterExecutions = "n8n_cluster_executions_total"
+)
+
 // BuildInfo is the exporter binary's own build metric (cmd/exporter),
 // beside the collector's.
 const BuildInfo = "n8n_exporter_build_info"
@@ -75,7 +86,8 @@ func Exporter() []string {
 	return []string{WorkerConcurrency, RunnerMaxConcurrency, WorkerRunnerCapacity, WorkerEffectiveConcurrency,
 		WorkerBottleneck, WorkerCeiling, ClusterEffectiveConcurrency, ClusterCeiling, ClusterWorkersWithoutRunner,
 		ServiceTime, ServiceTimeUsed, ContainerWorkingSet, ContainerRSS, ContainerMemoryLimit, ContainerOOMKilled,
-		ContainerOOMKills, ContainerRestarts, QueueJobs, SourceUp, SourceDuration, InspectErrors, ContainerInfo}
+		ContainerOOMKills, ContainerRestarts, QueueJobs, SourceUp, SourceDuration, InspectErrors, ContainerInfo,
+		ResourceDemand, ResourceServers, ResourceCeiling, ClusterBottleneck, ClusterExecutions}
 }
 
 // Probe lists the names a broker probe emits.

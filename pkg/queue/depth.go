@@ -7,8 +7,9 @@ import (
 	"github.com/redis/go-redis/v9"
 )
 
-// States are Bull's job states in the order they are published. The first
-// four are lists (LLEN), the last two sorted sets (ZCARD).
+// States are Bull's job states in the order they are published. Bull keeps
+// waiting, active and paused jobs in lists (LLEN) and delayed, completed
+// and failed ones in sorted sets (ZCARD).
 var States = []string{"waiting", "active", "delayed", "paused", "completed", "failed"}
 
 // bullKey maps a published state to the key suffix Bull uses.
@@ -16,6 +17,8 @@ var bullKey = map[string]string{
 	"waiting": "wait", "active": "active", "delayed": "delayed",
 	"paused": "paused", "completed": "completed", "failed": "failed",
 }
+
+var sortedSet = map[string]bool{"delayed": true, "completed": true, "failed": true}
 
 // Reader reads one Bull queue ("jobs", n8n's only queue) under a prefix.
 type Reader struct {
@@ -38,7 +41,7 @@ func (r *Reader) Depth(ctx context.Context) (map[string]int64, error) {
 	cmds := map[string]*redis.IntCmd{}
 	_, err := r.rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
 		for _, s := range States {
-			if s == "completed" || s == "failed" {
+			if sortedSet[s] {
 				cmds[s] = p.ZCard(ctx, r.key(bullKey[s]))
 			} else {
 				cmds[s] = p.LLen(ctx, r.key(bullKey[s]))

@@ -40,3 +40,38 @@ func TestDepthRealRedis(t *testing.T) {
 		t.Errorf("default prefix bull: %v", d)
 	}
 }
+
+// Bull keeps delayed jobs in a sorted set: depth reads it with ZCARD.
+func TestDepthDelayedSortedSet(t *testing.T) {
+	r := queuetest.Start(t)
+	ctx := context.Background()
+	r.Client.ZAdd(ctx, "bull:jobs:delayed", redis.Z{Score: 1, Member: "d1"}, redis.Z{Score: 2, Member: "d2"})
+	got, err := NewReader(r.Client, "bull").Depth(ctx)
+	if err != nil || got["delayed"] != 2 {
+		t.Fatalf("delayed %v, err %v", got["delayed"], err)
+	}
+}
+
+// Completed is the id counter minus the jobs still queued, read against
+// Bull-shaped keys in a real redis-server.
+func TestCompletedRealRedis(t *testing.T) {
+	r := queuetest.Start(t)
+	ctx := context.Background()
+	c := r.Client
+	rd := NewReader(c, "bull")
+	if n, err := rd.Completed(ctx); err != nil || n != 0 {
+		t.Fatalf("empty queue: %v %v", n, err)
+	}
+	c.Set(ctx, "bull:jobs:id", "40", 0)
+	c.LPush(ctx, "bull:jobs:wait", "38", "39", "40")
+	c.LPush(ctx, "bull:jobs:active", "35", "36", "37")
+	c.LPush(ctx, "bull:jobs:paused", "34")
+	c.ZAdd(ctx, "bull:jobs:delayed", redis.Z{Score: 1, Member: "33"})
+	if n, err := rd.Completed(ctx); err != nil || n != 32 {
+		t.Fatalf("completed %v %v, want 32", n, err)
+	}
+	c.Set(ctx, "bull:jobs:id", "forty", 0)
+	if _, err := rd.Completed(ctx); err == nil {
+		t.Fatal("a non-numeric id counter was read")
+	}
+}

@@ -10,8 +10,11 @@ import (
 )
 
 // sample is one reading of the active list, the wait list and the job-id
-// counter, which Bull increments once per job added. gated marks a reading
-// taken while the sampler's gate said the runner was saturated.
+// counter, which Bull increments once per job added. active counts only
+// the jobs a live worker holds: Bull keeps a lock key per job a worker is
+// processing, renewed while it runs, so a job a killed worker left stalled
+// in the active list has none. gated marks a reading taken while the
+// sampler's gate said the runner was saturated.
 type sample struct {
 	at     time.Time
 	active int64
@@ -21,10 +24,11 @@ type sample struct {
 }
 
 func (r *Reader) sample(ctx context.Context, at time.Time) (sample, error) {
-	var active, wait *redis.IntCmd
+	var active *redis.StringSliceCmd
+	var wait *redis.IntCmd
 	var id *redis.StringCmd
 	_, err := r.rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
-		active = p.LLen(ctx, r.key("active"))
+		active = p.LRange(ctx, r.key("active"), 0, maxActive-1)
 		wait = p.LLen(ctx, r.key("wait"))
 		id = p.Get(ctx, r.key("id"))
 		return nil
@@ -36,5 +40,35 @@ func (r *Reader) sample(ctx context.Context, at time.Time) (sample, error) {
 	if err != nil && !errors.Is(err, redis.Nil) {
 		return sample{}, fmt.Errorf("redis sample: %s is not a counter: %w", r.key("id"), err)
 	}
-	return sample{at: at, active: active.Val(), wait: wait.Val(), id: n}, nil
+	locked, err := r.locked(ctx, active.Val())
+	if err != nil {
+		return sample{}, err
+	}
+	return sample{at: at, active: locked, wait: wait.Val(), id: n}, nil
+}
+
+// maxActive bounds the active jobs one reading looks at.
+const maxActive = 10000
+
+// locked counts the jobs among ids whose lock key exists, in one round
+// trip.
+func (r *Reader) locked(ctx context.Context, ids []string) (int64, error) {
+	if len(ids) == 0 {
+		return 0, nil
+	}
+	cmds := make([]*redis.IntCmd, len(ids))
+	_, err := r.rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
+		for i, id := range ids {
+			cmds[i] = p.Exists(ctx, r.key(id+":lock"))
+		}
+		return nil
+	})
+	if err != nil {
+		return 0, fmt.Errorf("redis sample: job locks: %w", err)
+	}
+	var n int64
+	for _, c := range cmds {
+		n += c.Val()
+	}
+	return n, nil
 }

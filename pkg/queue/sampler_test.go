@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/queue/queuetest"
+	"github.com/redis/go-redis/v9"
 )
 
 // A key of the wrong type (a hostile or foreign value) is an error, not a
@@ -26,6 +27,17 @@ func TestDepthWrongType(t *testing.T) {
 	}
 }
 
+// activate plays a worker taking jobs: each goes into the active list
+// with the lock key Bull keeps while a worker processes it.
+func activate(t *testing.T, c redis.UniversalClient, ids ...string) {
+	t.Helper()
+	ctx := context.Background()
+	for _, id := range ids {
+		c.LPush(ctx, "bull:jobs:active", id)
+		c.Set(ctx, "bull:jobs:"+id+":lock", "worker-token", 0)
+	}
+}
+
 // The sampler against Redis: the test plays Bull, setting the active
 // list and the id counter before each reading, and stamps readings with
 // synthetic times so the result does not depend on the machine's speed.
@@ -38,7 +50,8 @@ func TestSampler(t *testing.T) {
 	if _, ok, err := s.JobTime(); ok || err != nil {
 		t.Fatalf("fresh sampler: ok %v err %v", ok, err)
 	}
-	c.LPush(ctx, "bull:jobs:active", "1", "2", "3", "4") // 4 active
+	activate(t, c, "1", "2", "3", "4")          // 4 active
+	c.LPush(ctx, "bull:jobs:active", "stalled") // a killed worker's job: no lock
 	for i := 0; i < 12; i++ {
 		c.IncrBy(ctx, "bull:jobs:id", 2) // 2 arrivals per second
 		s.Step(ctx, t0.Add(time.Duration(i)*time.Second))
@@ -48,7 +61,7 @@ func TestSampler(t *testing.T) {
 		t.Fatalf("got %+v ok %v err %v, want 2 s (4 active / 2 per s)", e, ok, err)
 	}
 	// Saturation (10 of 10 slots busy) must not change the held estimate.
-	c.LPush(ctx, "bull:jobs:active", "5", "6", "7", "8", "9", "10")
+	activate(t, c, "5", "6", "7", "8", "9", "10")
 	for i := 12; i < 20; i++ {
 		c.IncrBy(ctx, "bull:jobs:id", 1)
 		s.Step(ctx, t0.Add(time.Duration(i)*time.Second))
@@ -75,7 +88,7 @@ func TestSamplerGate(t *testing.T) {
 	s.SetSlots(15)
 	saturatedNow := false
 	s.SetGate(func() bool { return saturatedNow })
-	c.LPush(ctx, "bull:jobs:active", "1", "2")
+	activate(t, c, "1", "2")
 	step := func(from, to int) {
 		for i := from; i < to; i++ {
 			c.IncrBy(ctx, "bull:jobs:id", 1)
@@ -87,7 +100,7 @@ func TestSamplerGate(t *testing.T) {
 		t.Fatalf("clean: %+v ok %v", e, ok)
 	}
 	saturatedNow = true
-	c.LPush(ctx, "bull:jobs:active", "3", "4", "5", "6", "7", "8", "9", "10") // 10 active, worker not full
+	activate(t, c, "3", "4", "5", "6", "7", "8", "9", "10") // 10 active, worker not full
 	step(10, 25)
 	if e, _, _ := s.JobTime(); e.JobTime != 2*time.Second {
 		t.Fatalf("estimate moved while the runner was saturated: %v", e.JobTime)

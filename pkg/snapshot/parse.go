@@ -33,6 +33,7 @@ func FromFamilies(fams map[string]*dto.MetricFamily) *Snapshot {
 	f.service(s)
 	f.containers(s)
 	f.probes(s)
+	f.resources(s)
 	for _, x := range f.series(metricname.QueueJobs) {
 		s.Queue[label(x, "state")] = value(x)
 	}
@@ -81,6 +82,22 @@ func (f families) cluster(s *Snapshot) {
 	for _, x := range f.series(metricname.ClusterWorkersWithoutRunner) {
 		s.Cluster.WorkersWithoutRunner += value(x)
 	}
+	s.Cluster.Executions = single(f[metricname.ClusterExecutions])
+}
+
+// resources reads the bound analysis; a resource takes its place from the
+// first series that names it.
+func (f families) resources(s *Snapshot) {
+	index := map[string]int{}
+	each := func(name string, set func(r *Resource, x *dto.Metric)) {
+		for _, x := range f.series(name) {
+			set(entry(&s.Resources, index, label(x, "resource"), func(n string) Resource { return Resource{Name: n} }), x)
+		}
+	}
+	each(metricname.ResourceServers, func(r *Resource, x *dto.Metric) { r.Servers = sample(x) })
+	each(metricname.ResourceDemand, func(r *Resource, x *dto.Metric) { r.Demand = sample(x) })
+	each(metricname.ResourceCeiling, func(r *Resource, x *dto.Metric) { r.Ceiling = sample(x) })
+	each(metricname.ClusterBottleneck, func(r *Resource, x *dto.Metric) { r.Binding = value(x) == 1 })
 }
 
 func (f families) service(s *Snapshot) {

@@ -18,6 +18,18 @@ type Snapshot struct {
 	Containers []Container        // in order of first appearance
 	Probes     []Probe            // by probe label, in order of first appearance
 	Queue      map[string]float64 // Bull jobs by state
+	Resources  []Resource         // the bound analysis, in order of first appearance
+}
+
+// Resource is one resource of the bound analysis: slots or CPU, its
+// servers, its demand per execution and its ceiling. Demand and Ceiling
+// are absent while the demand is unknown.
+type Resource struct {
+	Name    string
+	Servers Sample
+	Demand  Sample // seconds per execution
+	Ceiling Sample // executions per second
+	Binding bool   // n8n_cluster_bottleneck is 1 for it
 }
 
 // Sample is a value the scrape may lack.
@@ -50,6 +62,7 @@ type Cluster struct {
 	Effective            Sample
 	Ceiling              Sample
 	WorkersWithoutRunner float64 // summed over its series
+	Executions           Sample  // executions completed, a counter
 }
 
 // ServiceTime is one measured or configured service time.

@@ -9,3 +9,9 @@ type Memory struct {
 	Limit      uint64 // 0 = unlimited
 	OOMKills   uint64 // OOM kills counted for the process, 0 if unknown
 }
+
+// CPU is one process's CPU as its cgroup counts it.
+type CPU struct {
+	Seconds float64 // CPU time used since the cgroup was made, a counter
+	Quota   float64 // cores the cgroup may use (quota / period); 0 = no limit
+}

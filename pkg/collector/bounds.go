@@ -1,0 +1,74 @@
+package collector
+
+import (
+	"time"
+
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/capacity"
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/topology"
+)
+
+// CPUReport is what the CPU demand sampler held when a scrape read it.
+type CPUReport struct {
+	Window     time.Duration // span of the estimate's window
+	Executions float64       // executions completed in that window
+	Rate       float64       // executions per second in that window
+	At         time.Time     // the window's last reading; zero before the first estimate
+	Waiting    string        // why the current window gives no estimate ("" when it does)
+	Cores      int           // online CPUs; 0 when /proc/stat was not read
+	Completed  float64       // executions completed so far, the counter
+	HasCount   bool          // Completed was read
+	// Roles maps each container CPU resource to its process's role, for
+	// the split of the host's demand.
+	Roles map[string]topology.Role
+}
+
+// bound runs the bound analysis: the verdict's slot resources and the CPU
+// resources the sampler has measured. The sampler's own reads are this
+// scrape's executions, cpu and procstat sources.
+func (c *Collector) bound(r *Report) {
+	var cpu []capacity.Resource
+	if c.cpu != nil {
+		v := c.cpu.latest()
+		for _, name := range []string{"executions", "cpu", "procstat"} {
+			if s, ok := v.source[name]; ok {
+				r.addSource(s)
+			}
+		}
+		cpu = cpuResources(v, r.Processes)
+		r.CPU = cpuReport(v, r.Processes)
+	}
+	if r.Verdict == nil {
+		return
+	}
+	b, err := capacity.Combine(capacity.SlotResources(*r.Verdict), cpu)
+	if err != nil {
+		r.BoundsErr = err.Error()
+		return
+	}
+	r.Bounds = &b
+}
+
+func cpuReport(v cpuView, procs []topology.Process) *CPUReport {
+	rep := &CPUReport{Waiting: v.waiting, Cores: v.cores, Completed: v.completed, HasCount: v.counted, Roles: map[string]topology.Role{}}
+	if v.has {
+		e := v.estimate
+		rep.Window, rep.Executions, rep.Rate, rep.At = e.Span, e.Executions, e.Rate(), e.At
+	}
+	for _, p := range procs {
+		rep.Roles[capacity.ContainerCPU(p.Name)] = p.Role
+	}
+	return rep
+}
+
+// Ceiling is the cluster's ceiling: the minimum over every resource once
+// the slots' service times are known, else 0 (unknown). A CPU bound alone
+// is not published as the ceiling: the slots may bind lower.
+func (r *Report) Ceiling() float64 {
+	if r.Verdict == nil || !r.Verdict.HasCeiling() {
+		return 0
+	}
+	if r.Bounds != nil && r.Bounds.HasCeiling() {
+		return r.Bounds.Ceiling
+	}
+	return r.Verdict.Ceiling
+}

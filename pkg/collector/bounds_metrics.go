@@ -1,0 +1,40 @@
+package collector
+
+import (
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/metricname"
+)
+
+var (
+	resourceDemand  = desc(metricname.ResourceDemand, "Seconds one execution holds one server of the resource: a slot's holding time scaled by the worker's share of executions, or CPU seconds per execution measured over the demand window. Absent while unknown.", "resource")
+	resourceServers = desc(metricname.ResourceServers, "Servers of the resource: slots, or cores (the host's online CPUs; one per n8n process, or its cgroup quota if lower).", "resource")
+	resourceCeiling = desc(metricname.ResourceCeiling, "Executions per second the resource allows alone: servers / demand. Absent while the demand is unknown.", "resource")
+	clusterBinding  = desc(metricname.ClusterBottleneck, "1 for the resource whose ceiling is the cluster's, 0 for the others.", "resource")
+	executions      = desc(metricname.ClusterExecutions, "Executions completed, from Bull's job-id counter minus the jobs still queued; the demand window divides CPU time by its increase.")
+)
+
+var boundsDescs = []*prometheus.Desc{resourceDemand, resourceServers, resourceCeiling, clusterBinding, executions}
+
+// emitBounds publishes every resource of the bound analysis and the
+// execution counter.
+func emitBounds(r *Report, ch chan<- prometheus.Metric) {
+	if c := r.CPU; c != nil && c.HasCount {
+		ch <- prometheus.MustNewConstMetric(executions, prometheus.CounterValue, c.Completed)
+	}
+	if r.Bounds == nil {
+		return
+	}
+	binding := map[string]bool{}
+	for _, name := range r.Bounds.Binding {
+		binding[name] = true
+	}
+	for _, res := range r.Bounds.Resources {
+		gauge(ch, resourceServers, res.Servers, res.Name)
+		gauge(ch, clusterBinding, b2f(binding[res.Name]), res.Name)
+		if res.Known() {
+			gauge(ch, resourceDemand, res.Demand, res.Name)
+			gauge(ch, resourceCeiling, res.Ceiling, res.Name)
+		}
+	}
+}

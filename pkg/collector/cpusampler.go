@@ -1,0 +1,191 @@
+package collector
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"time"
+
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/capacity"
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/demand"
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/hostcpu"
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/topology"
+)
+
+// CPUReader reads one process's cgroup CPU time and quota
+// (cgroup.Reader through dockerstats.CgroupCPU).
+type CPUReader interface {
+	CPU(p topology.Process) (topology.CPU, error)
+}
+
+// ExecutionCounter counts executions completed so far (queue.Reader).
+type ExecutionCounter interface {
+	Completed(ctx context.Context) (float64, error)
+}
+
+// CPUConfig wires the CPU demand sampler. Executions is required; CPU
+// (per container) and Host (/proc/stat) are each optional.
+type CPUConfig struct {
+	Executions ExecutionCounter
+	CPU        CPUReader
+	Host       func() (hostcpu.Times, error)
+	Interval   time.Duration // between readings (default 1s)
+	Window     time.Duration // of the demand estimate (default 30s)
+	// MinExecutions is the fewest executions a window needs before its
+	// demands are published (default 50: one execution more or less then
+	// moves a demand by 2 %).
+	MinExecutions float64
+}
+
+// cpuSampler reads the execution counter and every CPU counter together,
+// once per Interval, in the background: a demand is a ratio of two
+// deltas over the same window, so both must be read at the same moments,
+// and scrapes (every 15–60 s, at times the scraper picks) cannot give that.
+// The processes to read come from the last gather (point), or from the
+// platform itself every refreshEvery, so CPU is read before the first
+// scrape and follows containers that come and go between scrapes.
+type cpuSampler struct {
+	cfg      CPUConfig
+	platform Discoverer // nil: only point sets the processes
+
+	mu      sync.Mutex
+	procs   []topology.Process
+	found   time.Time // when procs were last set
+	tracker demand.Tracker
+	view    cpuView
+}
+
+// cpuView is what a scrape reports of the sampler.
+type cpuView struct {
+	estimate demand.Estimate
+	has      bool   // estimate is set
+	waiting  string // why the current window gives no estimate
+	cores    int    // online CPUs, 0 when /proc/stat is unreadable
+	// completed is the execution counter's last value; counted says it
+	// was read.
+	completed float64
+	counted   bool
+	quota     map[string]float64
+	source    map[string]SourceResult // executions, cpu and procstat: the last reading's outcome
+}
+
+// refreshEvery spaces the sampler's own discoveries.
+const refreshEvery = 15 * time.Second
+
+func newCPUSampler(cfg CPUConfig, platform Discoverer) *cpuSampler {
+	if cfg.Interval <= 0 {
+		cfg.Interval = time.Second
+	}
+	if cfg.Window <= 0 {
+		cfg.Window = 30 * time.Second
+	}
+	if cfg.MinExecutions <= 0 {
+		cfg.MinExecutions = 50
+	}
+	return &cpuSampler{cfg: cfg, platform: platform, tracker: demand.Tracker{Window: cfg.Window, MinExecutions: cfg.MinExecutions}}
+}
+
+// point sets the processes whose CPU the next readings take.
+func (s *cpuSampler) point(ps []topology.Process) {
+	var keep []topology.Process
+	for _, p := range ps {
+		if p.State.Running && p.Role != topology.RoleProbe {
+			keep = append(keep, p)
+		}
+	}
+	s.mu.Lock()
+	s.procs, s.found = keep, time.Now()
+	s.mu.Unlock()
+}
+
+// refresh discovers the processes itself when the last list is older than
+// refreshEvery. A failed or partial discovery keeps what it could read.
+func (s *cpuSampler) refresh(ctx context.Context, now time.Time) {
+	s.mu.Lock()
+	stale := now.Sub(s.found) >= refreshEvery
+	s.mu.Unlock()
+	if s.platform == nil || !stale {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, refreshEvery/3)
+	defer cancel()
+	ps, err := s.platform.Discover(ctx)
+	var partial PartialError
+	if err == nil || errors.As(err, &partial) {
+		s.point(ps)
+	}
+}
+
+// run reads every Interval until ctx ends.
+func (s *cpuSampler) run(ctx context.Context) {
+	t := time.NewTicker(s.cfg.Interval)
+	defer t.Stop()
+	for {
+		s.step(ctx, time.Now())
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// step takes one reading at now. A failed execution count skips the
+// reading; a failed CPU counter leaves that resource out of it.
+func (s *cpuSampler) step(ctx context.Context, now time.Time) {
+	s.refresh(ctx, now)
+	ctx, cancel := context.WithTimeout(ctx, s.cfg.Interval)
+	defer cancel()
+	s.mu.Lock()
+	procs := s.procs
+	s.mu.Unlock()
+	r := demand.Reading{At: now, CPU: map[string]float64{}}
+	v := cpuView{quota: map[string]float64{}, source: map[string]SourceResult{}}
+	v.source["executions"] = timed(ctx, "executions", s.cfg.Interval, func(ctx context.Context) (err error) {
+		r.Executions, err = s.cfg.Executions.Completed(ctx)
+		return err
+	})
+	v.completed, v.counted = r.Executions, v.source["executions"].Up
+	if s.cfg.Host != nil {
+		v.source["procstat"] = timed(ctx, "procstat", s.cfg.Interval, func(context.Context) error {
+			h, err := s.cfg.Host()
+			if err == nil {
+				r.CPU[capacity.HostCPU], v.cores = h.Busy, h.Cores
+			}
+			return err
+		})
+	}
+	if s.cfg.CPU != nil && len(procs) > 0 {
+		v.source["cpu"] = timed(ctx, "cpu", s.cfg.Interval, func(context.Context) error {
+			return s.readProcs(procs, r.CPU, v.quota)
+		})
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if v.source["executions"].Up {
+		s.tracker.Add(r)
+	}
+	v.estimate, v.has, v.waiting = s.tracker.Last()
+	s.view = v
+}
+
+func (s *cpuSampler) readProcs(procs []topology.Process, cpu, quota map[string]float64) error {
+	var errs []error
+	for _, p := range procs {
+		c, err := s.cfg.CPU.CPU(p)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		name := capacity.ContainerCPU(p.Name)
+		cpu[name], quota[name] = c.Seconds, c.Quota
+	}
+	return summarize(errs, len(procs))
+}
+
+// latest returns the last reading's view.
+func (s *cpuSampler) latest() cpuView {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.view
+}

@@ -1,0 +1,52 @@
+package collector
+
+import (
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/capacity"
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/topology"
+)
+
+// ProcessCores is how much CPU one n8n process can use: one core. Node
+// runs JavaScript on one thread; its other threads (garbage collection,
+// the libuv pool) add little to a CPU-bound n8n process. Measured on the
+// lab with a Code task that only spins: the runner's container used
+// RUNNER_CORES_MEASURED of a core at saturation (see docs/results).
+const ProcessCores = 1.0
+
+// cpuResources turns the sampler's view into CPU resources: the host's
+// cores and, per running n8n container read, one core or its quota if
+// lower. A resource without a demand in the estimate is unknown, with the
+// reason.
+func cpuResources(v cpuView, procs []topology.Process) []capacity.Resource {
+	var out []capacity.Resource
+	if v.cores > 0 {
+		out = append(out, cpuResource(v, capacity.HostCPU, float64(v.cores)))
+	}
+	for _, p := range procs {
+		name := capacity.ContainerCPU(p.Name)
+		q, read := v.quota[name]
+		if !read || p.Role == topology.RoleProbe {
+			continue
+		}
+		m := ProcessCores
+		if q > 0 {
+			m = min(m, q)
+		}
+		out = append(out, cpuResource(v, name, m))
+	}
+	return out
+}
+
+func cpuResource(v cpuView, name string, servers float64) capacity.Resource {
+	r := capacity.Resource{Name: name, Kind: capacity.KindCPU, Servers: servers}
+	switch d, ok := v.estimate.Demand[name]; {
+	case !v.has:
+		r.Unknown = "no demand yet: " + v.waiting
+	case ok:
+		r.Demand = d
+	case v.estimate.Unknown[name] != "":
+		r.Unknown = v.estimate.Unknown[name]
+	default:
+		r.Unknown = "not read through the last demand window"
+	}
+	return r
+}

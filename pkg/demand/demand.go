@@ -1,0 +1,133 @@
+// Package demand turns counter readings into demands per execution: the
+// CPU seconds each resource spends on one execution (the utilization law,
+// D = U / X = ΔCPU / Δexecutions), over a sliding window of readings.
+//
+// A demand is published only when the window holds at least MinExecutions
+// completed executions and neither half of the window holds more than
+// twice the other's (so that a load starting or stopping midway mixes
+// little idle CPU into it); until then the last good estimate is held, and before the first
+// there is none. The window slides, so the demand is the
+// one measured at the current load: CPU per execution grows with
+// contention, and a window taken under load is what the ceiling needs. A
+// counter that goes backwards inside the window (a restarted container, a
+// flushed Redis) makes that resource, or the whole window, unknown until
+// the reset leaves the window: never a negative demand. The package does
+// no I/O.
+package demand
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"time"
+)
+
+// Reading is one sample of the counters, taken together.
+type Reading struct {
+	At         time.Time
+	Executions float64            // executions completed so far, a counter
+	CPU        map[string]float64 // resource → CPU seconds used so far; absent = unreadable this time
+}
+
+// Estimate is the demand over one window.
+type Estimate struct {
+	At         time.Time     // the window's last reading
+	Span       time.Duration // from its first reading to its last
+	Executions float64       // completed in the window
+	Demand     map[string]float64
+	Unknown    map[string]string // resource → why it has no demand in this window
+}
+
+// Rate is the window's throughput, executions per second.
+func (e Estimate) Rate() float64 {
+	if e.Span <= 0 {
+		return 0
+	}
+	return e.Executions / e.Span.Seconds()
+}
+
+// Tracker keeps the window and the newest good estimate. It is not safe
+// for concurrent use; the sampler that owns it serialises Add and Last.
+type Tracker struct {
+	Window        time.Duration
+	MinExecutions float64
+
+	readings []Reading
+	last     Estimate
+	hasLast  bool
+	waiting  string // why the current window gives no estimate
+}
+
+// Add appends a reading, drops those the window has passed, and
+// refreshes the estimate.
+func (t *Tracker) Add(r Reading) {
+	if n := len(t.readings); n > 0 && (r.Executions < t.readings[n-1].Executions || !r.At.After(t.readings[n-1].At)) {
+		t.readings = t.readings[:0] // the execution counter reset, or the clock stepped back
+	}
+	t.readings = append(t.readings, r)
+	for len(t.readings) > 1 && r.At.Sub(t.readings[1].At) >= t.Window {
+		t.readings = t.readings[1:]
+	}
+	e, why := t.estimate()
+	t.waiting = why
+	if why == "" {
+		t.last, t.hasLast = e, true
+	}
+}
+
+// Last returns the newest good estimate; ok is false before the first.
+// waiting says why the current window gives none ("" when it does).
+func (t *Tracker) Last() (e Estimate, ok bool, waiting string) {
+	return t.last, t.hasLast, t.waiting
+}
+
+func (t *Tracker) estimate() (Estimate, string) {
+	first, last := t.readings[0], t.readings[len(t.readings)-1]
+	e := Estimate{At: last.At, Span: last.At.Sub(first.At), Executions: last.Executions - first.Executions}
+	if e.Executions < t.MinExecutions {
+		return e, fmt.Sprintf("%.0f executions in the last %s, fewer than %.0f", e.Executions, e.Span.Round(time.Second), t.MinExecutions)
+	}
+	if early, late := t.halves(); 2*min(early, late) < max(early, late) {
+		return e, fmt.Sprintf("the load changed within the window (%.0f then %.0f executions per half)", early, late)
+	}
+	e.Demand, e.Unknown = map[string]float64{}, map[string]string{}
+	for _, name := range slices.Sorted(maps.Keys(last.CPU)) {
+		if d, why := t.resource(name); why != "" {
+			e.Unknown[name] = why
+		} else {
+			e.Demand[name] = d / e.Executions
+		}
+	}
+	return e, ""
+}
+
+// halves counts the executions in each half of the window, split at the
+// reading nearest its middle. A window whose load started or stopped
+// midway mixes idle CPU (timers, garbage collection) into the demand.
+func (t *Tracker) halves() (early, late float64) {
+	first, last := t.readings[0], t.readings[len(t.readings)-1]
+	mid := first.At.Add(last.At.Sub(first.At) / 2)
+	i, _ := slices.BinarySearchFunc(t.readings, mid, func(r Reading, m time.Time) int { return r.At.Compare(m) })
+	i = min(i, len(t.readings)-1)
+	return t.readings[i].Executions - first.Executions, last.Executions - t.readings[i].Executions
+}
+
+// resource is a resource's CPU seconds over the window, or why it has none.
+func (t *Tracker) resource(name string) (float64, string) {
+	first, ok := t.readings[0].CPU[name]
+	if !ok {
+		return 0, "not read at the window's start"
+	}
+	prev := first
+	for _, r := range t.readings[1:] {
+		v, ok := r.CPU[name]
+		if !ok {
+			continue // one failed read; the counter goes on
+		}
+		if v < prev {
+			return 0, "its counter went backwards (restarted) inside the window"
+		}
+		prev = v
+	}
+	return prev - first, ""
+}

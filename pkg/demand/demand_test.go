@@ -1,0 +1,141 @@
+package demand
+
+import (
+	"math"
+	"strings"
+	"testing"
+	"time"
+)
+
+var t0 = time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
+
+func at(s int) time.Time { return t0.Add(time.Duration(s) * time.Second) }
+
+func near(a, b float64) bool { return math.Abs(a-b) < 1e-9 }
+
+// Ten executions a second, the host spending 0.34 s and main 0.12 s of CPU
+// a second: 34 ms and 12 ms per execution once the window holds 50.
+func TestSteadyLoad(t *testing.T) {
+	tr := &Tracker{Window: 30 * time.Second, MinExecutions: 50}
+	for s := 0; s <= 40; s++ {
+		tr.Add(Reading{At: at(s), Executions: float64(10 * s), CPU: map[string]float64{"cpu:host": 0.34 * float64(s), "cpu:main": 100 + 0.12*float64(s)}})
+		_, ok, waiting := tr.Last()
+		if s < 5 && (ok || !strings.Contains(waiting, "fewer than 50")) {
+			t.Fatalf("second %d: an estimate from %d executions (waiting %q)", s, 10*s, waiting)
+		}
+	}
+	e, ok, waiting := tr.Last()
+	if !ok || waiting != "" {
+		t.Fatalf("no estimate after 40 s: %q", waiting)
+	}
+	if e.Span != 30*time.Second || e.Executions != 300 || !near(e.Rate(), 10) {
+		t.Fatalf("window: span %v executions %v rate %v", e.Span, e.Executions, e.Rate())
+	}
+	if !near(e.Demand["cpu:host"], 0.034) || !near(e.Demand["cpu:main"], 0.012) || len(e.Unknown) != 0 {
+		t.Fatalf("demands %v unknown %v", e.Demand, e.Unknown)
+	}
+}
+
+// When the load stops, the window fills with idle readings: the last
+// estimate taken under load is held.
+func TestHeldWhenIdle(t *testing.T) {
+	tr := &Tracker{Window: 10 * time.Second, MinExecutions: 20}
+	for s := 0; s <= 10; s++ {
+		tr.Add(Reading{At: at(s), Executions: float64(5 * s), CPU: map[string]float64{"cpu:host": 0.1 * float64(s)}})
+	}
+	for s := 11; s <= 40; s++ {
+		tr.Add(Reading{At: at(s), Executions: 50, CPU: map[string]float64{"cpu:host": 1 + 0.01*float64(s-10)}})
+	}
+	e, ok, waiting := tr.Last()
+	if !ok || !strings.Contains(waiting, "0 executions") {
+		t.Fatalf("ok %v waiting %q", ok, waiting)
+	}
+	// Later windows mix in the idle CPU (0.01 s a second): the held one
+	// is the last whose halves differ by at most 2×, two idle seconds in.
+	if math.Abs(e.Demand["cpu:host"]-0.02) > 0.002 || !e.At.Equal(at(12)) {
+		t.Fatalf("held estimate %+v", e)
+	}
+}
+
+// A container restarted inside the window: its counter starts again from
+// near zero. That resource is unknown until the reset leaves the window;
+// the others keep their demand.
+func TestCounterReset(t *testing.T) {
+	tr := &Tracker{Window: 10 * time.Second, MinExecutions: 10}
+	cpu := func(s int) map[string]float64 {
+		runner := 50 + 0.1*float64(s)
+		if s >= 5 {
+			runner = 0.1 * float64(s-5)
+		}
+		return map[string]float64{"cpu:host": 0.2 * float64(s), "cpu:runner": runner}
+	}
+	for s := 0; s <= 12; s++ {
+		tr.Add(Reading{At: at(s), Executions: float64(4 * s), CPU: cpu(s)})
+	}
+	e, _, _ := tr.Last()
+	if _, ok := e.Demand["cpu:runner"]; ok || !strings.Contains(e.Unknown["cpu:runner"], "backwards") {
+		t.Fatalf("reset runner: demand %v unknown %v", e.Demand, e.Unknown)
+	}
+	if !near(e.Demand["cpu:host"], 0.05) {
+		t.Fatalf("host demand %v", e.Demand)
+	}
+	for s := 13; s <= 16; s++ {
+		tr.Add(Reading{At: at(s), Executions: float64(4 * s), CPU: cpu(s)})
+	}
+	if e, _, _ = tr.Last(); !near(e.Demand["cpu:runner"], 0.025) {
+		t.Fatalf("after the reset left the window: %v %v", e.Demand, e.Unknown)
+	}
+	for _, d := range e.Demand {
+		if d < 0 {
+			t.Fatalf("negative demand %v", e.Demand)
+		}
+	}
+}
+
+// The execution counter itself going back (Redis flushed) starts a new
+// window; a resource first seen mid-window waits for a full one.
+func TestExecutionsReset(t *testing.T) {
+	tr := &Tracker{Window: 10 * time.Second, MinExecutions: 10}
+	for s := 0; s <= 10; s++ {
+		tr.Add(Reading{At: at(s), Executions: 1000 + float64(3*s), CPU: map[string]float64{"cpu:host": float64(s)}})
+	}
+	tr.Add(Reading{At: at(11), Executions: 2, CPU: map[string]float64{"cpu:host": 11, "cpu:new": 1}})
+	if _, _, waiting := tr.Last(); !strings.Contains(waiting, "0 executions") {
+		t.Fatalf("after a reset the window restarts: %q", waiting)
+	}
+	for s := 12; s <= 20; s++ {
+		tr.Add(Reading{At: at(s), Executions: 2 + float64(3*(s-11)), CPU: map[string]float64{"cpu:host": float64(s), "cpu:new": float64(s - 10)}})
+	}
+	e, _, waiting := tr.Last()
+	if waiting != "" || !near(e.Demand["cpu:host"], 1.0/3) || !near(e.Demand["cpu:new"], 1.0/3) {
+		t.Fatalf("new window: %v %v %q", e.Demand, e.Unknown, waiting)
+	}
+	tr.Add(Reading{At: at(21), Executions: 32, CPU: map[string]float64{"cpu:host": 21, "cpu:late": 5}})
+	if e, _, _ = tr.Last(); !strings.Contains(e.Unknown["cpu:late"], "start") {
+		t.Fatalf("a resource that appeared mid-window: %v", e.Unknown)
+	}
+}
+
+// A reading whose clock does not move forward restarts the window rather
+// than dividing by a zero or negative span.
+func TestClockStep(t *testing.T) {
+	tr := &Tracker{Window: 10 * time.Second, MinExecutions: 1}
+	tr.Add(Reading{At: at(5), Executions: 0, CPU: map[string]float64{"cpu:host": 0}})
+	tr.Add(Reading{At: at(6), Executions: 5, CPU: map[string]float64{"cpu:host": 1}})
+	tr.Add(Reading{At: at(2), Executions: 6, CPU: map[string]float64{"cpu:host": 2}})
+	if _, _, waiting := tr.Last(); waiting == "" {
+		t.Fatal("an estimate across a clock step back")
+	}
+}
+
+// A load that starts midway: the window waits until both halves hold it.
+func TestLoadStarting(t *testing.T) {
+	tr := &Tracker{Window: 10 * time.Second, MinExecutions: 20}
+	for s := 0; s <= 10; s++ {
+		n := max(0, 10*(s-6))
+		tr.Add(Reading{At: at(s), Executions: float64(n), CPU: map[string]float64{"cpu:host": 0.05 * float64(s)}})
+	}
+	if _, ok, waiting := tr.Last(); ok || !strings.Contains(waiting, "load changed") {
+		t.Fatalf("ok %v waiting %q", ok, waiting)
+	}
+}
