@@ -12,6 +12,8 @@ import (
 	"os"
 	"strings"
 	"time"
+
+	"github.com/n8n-ceiling/n8n-ceiling/e2e/lab"
 )
 
 // APIClient is an HTTPS client for the lab apiserver: it trusts only the
@@ -71,7 +73,7 @@ func (p Pod) Running(names ...string) bool {
 func Pods(ctx context.Context, c *http.Client, apiserver, ns, selector string) ([]Pod, error) {
 	u := fmt.Sprintf("%s/api/v1/namespaces/%s/pods?labelSelector=%s", apiserver, url.PathEscape(ns), url.QueryEscape(selector))
 	var list podList
-	if err := getJSON(ctx, c, u, &list); err != nil {
+	if err := GetJSON(ctx, c, u, &list); err != nil {
 		return nil, err
 	}
 	pods := make([]Pod, 0, len(list.Items))
@@ -88,7 +90,8 @@ func Pods(ctx context.Context, c *http.Client, apiserver, ns, selector string) (
 	return pods, nil
 }
 
-func getJSON(ctx context.Context, c *http.Client, u string, v any) error {
+// GetJSON GETs u and decodes the JSON answer into v; any status but 200 is an error.
+func GetJSON(ctx context.Context, c *http.Client, u string, v any) error {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
 	if err != nil {
 		return err
@@ -126,4 +129,27 @@ type podList struct {
 			} `json:"containerStatuses"`
 		} `json:"status"`
 	} `json:"items"`
+}
+
+// WaitPods waits until exactly count pods match selector, none of them
+// terminating, each Running with exactly the named containers ready, and
+// returns them.
+func WaitPods(ctx context.Context, c *http.Client, apiserver, ns, selector string, count int, containers []string, timeout time.Duration) ([]Pod, error) {
+	var pods []Pod
+	err := lab.Until(ctx, timeout, time.Second, func(ctx context.Context) error {
+		var err error
+		if pods, err = Pods(ctx, c, apiserver, ns, selector); err != nil {
+			return err
+		}
+		if len(pods) != count {
+			return fmt.Errorf("%d pods match %s, want %d", len(pods), selector, count)
+		}
+		for _, p := range pods {
+			if !p.Running(containers...) {
+				return fmt.Errorf("pod %s is %s with containers %v, want %v running and ready", p.Name, p.Phase, p.Containers, containers)
+			}
+		}
+		return nil
+	})
+	return pods, err
 }

@@ -4,8 +4,15 @@
 //	kubelab image -o OUT -ref REF [-entrypoint P] [-dir D]... [SRC=DEST]...
 //	                                               write a `docker save` tarball
 //	kubelab wait-api URL CA_FILE TOKEN_FILE [timeout]  GET until HTTP 200
+//	kubelab wait-pods URL CA_FILE TOKEN_FILE NS SELECTOR COUNT C1,C2 [timeout]
+//	                                               wait for COUNT running pods; print "NAME IP"
+//	kubelab wait-dial tcp|unix ADDRESS [timeout]   connect until it succeeds
 //	kubelab mounts PREFIX...                       mount points below, deepest first
-//	kubelab leftovers STATE BIN NETNS VETH         what a teardown left; exit 1 if any
+//	kubelab stop [-signal TERM|INT|KILL] [-grace D] PIDFILE...
+//	                                               stop the cluster's recorded processes
+//	kubelab leftovers                              what a teardown left; exit 1 if any
+//
+// stop and leftovers take the lab from KUBE_STATE and KUBE_CACHE.
 package main
 
 import (
@@ -16,7 +23,9 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/n8n-ceiling/n8n-ceiling/e2e/kube"
@@ -27,7 +36,10 @@ var commands = map[string]func([]string) error{
 	"pki":       pki,
 	"image":     image,
 	"wait-api":  waitAPI,
+	"wait-pods": waitPods,
+	"wait-dial": waitDial,
 	"mounts":    mounts,
+	"stop":      stop,
 	"leftovers": leftovers,
 }
 
@@ -96,17 +108,21 @@ func image(args []string) error {
 	return os.Rename(*out+".tmp", *out)
 }
 
+// timeoutArg reads the optional timeout at args[i].
+func timeoutArg(args []string, i int, def time.Duration) (time.Duration, error) {
+	if len(args) <= i {
+		return def, nil
+	}
+	return time.ParseDuration(args[i])
+}
+
 func waitAPI(args []string) error {
 	if len(args) < 3 || len(args) > 4 {
 		return errors.New("want URL CA_FILE TOKEN_FILE [timeout]")
 	}
-	timeout := 60 * time.Second
-	if len(args) == 4 {
-		d, err := time.ParseDuration(args[3])
-		if err != nil {
-			return err
-		}
-		timeout = d
+	timeout, err := timeoutArg(args, 3, 60*time.Second)
+	if err != nil {
+		return err
 	}
 	c, err := kube.APIClient(args[1], args[2])
 	if err != nil {
@@ -114,6 +130,49 @@ func waitAPI(args []string) error {
 	}
 	return lab.Until(context.Background(), timeout, 250*time.Millisecond, func(ctx context.Context) error {
 		return lab.GetOK(ctx, c, args[0])
+	})
+}
+
+func waitPods(args []string) error {
+	if len(args) < 7 || len(args) > 8 {
+		return errors.New("want URL CA_FILE TOKEN_FILE NS SELECTOR COUNT C1,C2 [timeout]")
+	}
+	count, err := strconv.Atoi(args[5])
+	if err != nil || count < 0 {
+		return fmt.Errorf("COUNT %q is not a count", args[5])
+	}
+	timeout, err := timeoutArg(args, 7, 5*time.Minute)
+	if err != nil {
+		return err
+	}
+	c, err := kube.APIClient(args[1], args[2])
+	if err != nil {
+		return err
+	}
+	pods, err := kube.WaitPods(context.Background(), c, args[0], args[3], args[4], count, strings.Split(args[6], ","), timeout)
+	if err != nil {
+		return err
+	}
+	for _, p := range pods {
+		fmt.Println(p.Name, p.IP)
+	}
+	return nil
+}
+
+func waitDial(args []string) error {
+	if len(args) < 2 || len(args) > 3 || (args[0] != "tcp" && args[0] != "unix") {
+		return errors.New("want tcp|unix ADDRESS [timeout]")
+	}
+	timeout, err := timeoutArg(args, 2, 30*time.Second)
+	if err != nil {
+		return err
+	}
+	return lab.Until(context.Background(), timeout, 200*time.Millisecond, func(ctx context.Context) error {
+		conn, err := (&net.Dialer{}).DialContext(ctx, args[0], args[1])
+		if err == nil {
+			conn.Close()
+		}
+		return err
 	})
 }
 
@@ -125,11 +184,36 @@ func mounts(args []string) error {
 	return err
 }
 
-func leftovers(args []string) error {
-	if len(args) != 4 {
-		return errors.New("want STATE BIN NETNS VETH")
+var signals = map[string]syscall.Signal{"TERM": syscall.SIGTERM, "INT": syscall.SIGINT, "KILL": syscall.SIGKILL}
+
+func stop(args []string) error {
+	fs := flag.NewFlagSet("stop", flag.ContinueOnError)
+	sigName := fs.String("signal", "TERM", "first signal: TERM, INT or KILL")
+	grace := fs.Duration("grace", 15*time.Second, "time before SIGKILL")
+	if err := fs.Parse(args); err != nil {
+		return err
 	}
-	left := kube.FootprintOf(args[0], args[1], args[2], args[3]).Leftovers()
+	sig, ok := signals[*sigName]
+	if !ok {
+		return fmt.Errorf("-signal %q: want TERM, INT or KILL", *sigName)
+	}
+	fp := kube.LabFootprint()
+	var errs []error
+	for _, f := range fs.Args() {
+		msg, err := fp.Stop(f, sig, *grace)
+		if msg != "" {
+			fmt.Fprintln(os.Stderr, "down: "+msg)
+		}
+		errs = append(errs, err)
+	}
+	return errors.Join(errs...)
+}
+
+func leftovers(args []string) error {
+	if len(args) != 0 {
+		return errors.New("takes no arguments")
+	}
+	left := kube.LabFootprint().Leftovers()
 	for _, l := range left {
 		fmt.Println("left: " + l)
 	}
