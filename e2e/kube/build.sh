@@ -54,7 +54,8 @@ fi
 for c in "${k8s_cmds[@]}"; do
   flag=--version; [ "$c" = kubectl ] && flag="version --client"
   # shellcheck disable=SC2086
-  "$KUBE_BIN/$c" $flag 2>/dev/null | grep -q "$K8S_VERSION" || die "$c does not report $K8S_VERSION"
+  v=$("$KUBE_BIN/$c" $flag 2>/dev/null) || true
+  [[ "$v" == *"$K8S_VERSION"* ]] || die "$c does not report $K8S_VERSION"
 done
 
 # --- etcd ---------------------------------------------------------------------
@@ -65,14 +66,16 @@ if [ "$(cat "$KUBE_BIN/.etcd.stamp" 2>/dev/null)" != "$want" ] || [ ! -x "$KUBE_
   (cd "$here/build/etcd" && timed etcd "${k8s_go[@]}" go build -trimpath -ldflags "$ldflags" -o "$KUBE_BIN/etcd" .)
   echo "$want" >"$KUBE_BIN/.etcd.stamp"
 fi
-"$KUBE_BIN/etcd" --version | grep -q "etcd Version: ${ETCD_VERSION#v}" || die "etcd does not report $ETCD_VERSION"
+v=$("$KUBE_BIN/etcd" --version) || true
+[[ "$v" == *"etcd Version: ${ETCD_VERSION#v}"* ]] || die "etcd does not report $ETCD_VERSION"
 
 # --- helm ---------------------------------------------------------------------
-if ! "$KUBE_BIN/helm" version --template '{{.Version}}' 2>/dev/null | grep -qx "$HELM_VERSION"; then
+helm_version() { "$KUBE_BIN/helm" version --template '{{.Version}}' 2>/dev/null || true; }
+if [ "$(helm_version)" != "$HELM_VERSION" ]; then
   log "helm $HELM_VERSION: building"
   timed helm "${k8s_go[@]}" GOBIN="$KUBE_BIN" GOFLAGS="-p=2 -buildvcs=false" go install -trimpath \
     -ldflags "-s -w -X helm.sh/helm/v3/internal/version.version=$HELM_VERSION" "helm.sh/helm/v3/cmd/helm@$HELM_VERSION"
-  "$KUBE_BIN/helm" version --template '{{.Version}}' | grep -qx "$HELM_VERSION" || die "helm does not report $HELM_VERSION"
+  [ "$(helm_version)" = "$HELM_VERSION" ] || die "helm does not report $HELM_VERSION"
 fi
 
 # --- this repository's tools and the images ------------------------------------

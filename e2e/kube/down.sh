@@ -51,6 +51,11 @@ rm -rf "$KUBE_STATE/etcd" "$KUBE_STATE/kubelet" "$ctrd" "$KUBE_STATE/cni" "$KUBE
 # Network: deleting the host end deletes the pair and its routes.
 if [ -e "/sys/class/net/$KUBE_VETH_HOST" ]; then ip link del "$KUBE_VETH_HOST" && log "removed veth $KUBE_VETH_HOST"; fi
 if [ -e "/run/netns/$KUBE_NETNS" ]; then ip netns del "$KUBE_NETNS" && log "removed network namespace $KUBE_NETNS"; fi
+if [ -f "$run/$MADE_MOUNTS_FILE" ]; then
+  while read -r m; do
+    mountpoint -q "$m" && { umount "$m" || log "could not unmount $m"; }
+  done <"$run/$MADE_MOUNTS_FILE"
+fi
 
 # cgroups the kubelet made for pods, deepest first (empty once their
 # processes are gone).
@@ -72,7 +77,7 @@ for p in "${created[@]}"; do
 done
 
 if "$kubelab" leftovers >&2; then
-  rm -f "$run/$CREATED_PATHS_FILE" "$run/$NETNS_INODE_FILE"
+  rm -f "$run/$CREATED_PATHS_FILE" "$run/$NETNS_INODE_FILE" "$run/$MADE_MOUNTS_FILE"
   log "nothing left"
 else
   exit 1

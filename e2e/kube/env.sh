@@ -34,6 +34,7 @@ KUBE_WEBHOOK_NODEPORT=30678
 SYSCTL_FILE=sysctl.saved         # key = value, as found before the kubelet ran
 CREATED_PATHS_FILE=created-paths # host paths the start created
 NETNS_INODE_FILE=netns-inode
+MADE_MOUNTS_FILE=made-mounts     # existing paths the start turned into mount points
 # The kubelet rewrites these host sysctls (vm.overcommit_memory 0→1,
 # kernel.panic 1→10, kernel.panic_on_oops 0→1; the others when lower).
 KUBELET_SYSCTLS=(vm.overcommit_memory kernel.panic kernel.panic_on_oops vm.panic_on_oom kernel.keys.root_maxkeys kernel.keys.root_maxbytes)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -20,6 +21,7 @@ type Footprint struct {
 	Veth       string   // the host end of the veth pair
 	NetnsInode uint64   // inode of the namespace, recorded at start; 0 = unknown
 	Created    []string // host paths the start created
+	MadeMounts []string // existing paths the start turned into mount points
 	CgroupRoot string   // where the cgroup hierarchies are mounted
 }
 
@@ -27,6 +29,7 @@ type Footprint struct {
 const (
 	CreatedPathsFile = "created-paths" // one host path a line
 	NetnsInodeFile   = "netns-inode"   // the namespace's inode number
+	MadeMountsFile   = "made-mounts"   // one path a line
 	SysctlFile       = "sysctl.saved"  // key=value as found before the kubelet ran
 )
 
@@ -36,6 +39,9 @@ func FootprintOf(state, bin, netns, veth string) Footprint {
 	run := filepath.Join(state, "run")
 	if b, err := os.ReadFile(filepath.Join(run, CreatedPathsFile)); err == nil {
 		f.Created = strings.Fields(string(b))
+	}
+	if b, err := os.ReadFile(filepath.Join(run, MadeMountsFile)); err == nil {
+		f.MadeMounts = strings.Fields(string(b))
 	}
 	if b, err := os.ReadFile(filepath.Join(run, NetnsInodeFile)); err == nil {
 		f.NetnsInode, _ = strconv.ParseUint(strings.TrimSpace(string(b)), 10, 64)
@@ -55,6 +61,13 @@ func (f Footprint) Leftovers() []string {
 	} else {
 		for _, m := range mounts {
 			out = append(out, "mount "+m)
+		}
+	}
+	if made, err := HostMountsUnder(f.MadeMounts...); err == nil {
+		for _, m := range made {
+			if slices.Contains(f.MadeMounts, m) {
+				out = append(out, "mount "+m)
+			}
 		}
 	}
 	exists := func(what, p string) {

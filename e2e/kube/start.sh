@@ -4,6 +4,9 @@
 # --- what the host looks like before the cluster -------------------------------
 : >"$run/$CREATED_PATHS_FILE"
 for p in "${HOST_PATHS[@]}"; do [ -e "$p" ] || echo "$p" >>"$run/$CREATED_PATHS_FILE"; done
+# `ip netns add` makes /run/netns a mount point (a shared bind of itself).
+: >"$run/$MADE_MOUNTS_FILE"
+[ -d /run/netns ] && ! mountpoint -q /run/netns && echo /run/netns >>"$run/$MADE_MOUNTS_FILE"
 for k in "${KUBELET_SYSCTLS[@]}"; do echo "$k = $(sysctl -n "$k")"; done >"$run/$SYSCTL_FILE.tmp"
 mv "$run/$SYSCTL_FILE.tmp" "$run/$SYSCTL_FILE"
 
