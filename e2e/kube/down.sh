@@ -26,12 +26,12 @@ stop "$run/kube-proxy.pid" "$run/kubelet.pid" "$run/kube-scheduler.pid" "$run/ku
 stop "$run/kube-apiserver.pid"
 stop "$run/etcd.pid"
 stop "$run/containerd.pid"
-# Containers outlive containerd: kill each one's init (which ends its PID
-# namespace), then its shim. Both PIDs are recorded in the task's state.
+# Containers outlive containerd: kill each one's init (recorded in its task
+# state; its death ends the container's PID namespace), then its parent, the
+# shim.
 shopt -s nullglob
-inits=("$tasks"/*/*/init.pid) shims=("$tasks"/*/*/shim.pid)
-[ ${#inits[@]} -gt 0 ] && stop -signal KILL "${inits[@]}"
-[ ${#shims[@]} -gt 0 ] && stop -signal KILL "${shims[@]}"
+inits=("$tasks"/*/*/init.pid)
+[ ${#inits[@]} -gt 0 ] && "$kubelab" stop-containers "${inits[@]}"
 stop -signal INT "$run/postgres.pid"
 stop "$run/redis.pid"
 for f in "$run"/*.pid; do stop "$f"; done # anything else recorded

@@ -88,7 +88,7 @@ func (f Footprint) Leftovers() []string {
 	return out
 }
 
-// processes finds processes that belong to the cluster: their command line
+// processes finds live processes that belong to the cluster: their command line
 // names the state or binary directory, they sit in a kubepods cgroup, or
 // they are in the cluster's network namespace.
 func (f Footprint) processes() []string {
@@ -97,7 +97,9 @@ func (f Footprint) processes() []string {
 	self := os.Getpid()
 	for _, e := range entries {
 		pid, err := strconv.Atoi(e.Name())
-		if err != nil || pid == self {
+		// A zombie holds nothing but its PID; this machine's init may never
+		// reap the daemons it inherits.
+		if err != nil || pid == self || !running(pid) {
 			continue
 		}
 		if why := f.owns(pid); why != "" {

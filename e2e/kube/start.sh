@@ -148,7 +148,7 @@ start kube-controller-manager "$KUBE_BIN/kube-controller-manager" --kubeconfig="
   --authentication-kubeconfig="$kcfg/controller-manager.kubeconfig" --authorization-kubeconfig="$kcfg/controller-manager.kubeconfig" \
   --bind-address=127.0.0.1 --leader-elect=false --use-service-account-credentials=true \
   --service-account-private-key-file="$pki/sa.key" --root-ca-file="$pki/ca.crt" \
-  --cert-dir="$KUBE_STATE/controller-manager" --profiling=false
+  --flex-volume-plugin-dir="$KUBE_STATE/kubelet-plugins" --cert-dir="$KUBE_STATE/controller-manager" --profiling=false
 start kube-scheduler "$KUBE_BIN/kube-scheduler" --kubeconfig="$kcfg/scheduler.kubeconfig" \
   --authentication-kubeconfig="$kcfg/scheduler.kubeconfig" --authorization-kubeconfig="$kcfg/scheduler.kubeconfig" \
   --bind-address=127.0.0.1 --leader-elect=false --profiling=false
@@ -208,7 +208,9 @@ kc wait --for=create "node/$KUBE_NODE_NAME" --timeout=60s >/dev/null || die "the
 kc wait --for=condition=Ready "node/$KUBE_NODE_NAME" --timeout=120s >/dev/null || die "the node is not Ready; see $KUBE_STATE/log/kubelet.log"
 
 # --- Redis and PostgreSQL on the node's address ----------------------------------------
-start redis redis-server --bind "$KUBE_NODE_IP" --port 6379 --save '' --appendonly no --daemonize no
+# Protected mode would refuse pods: Redis is reachable only inside the
+# namespace and from this host.
+start redis redis-server --bind "$KUBE_NODE_IP" --port 6379 --protected-mode no --save '' --appendonly no --daemonize no
 "$kubelab" wait-dial tcp "$KUBE_NODE_IP:6379" 30s || die "redis did not start; see $KUBE_STATE/log/redis.log"
 
 pg_bin="/usr/lib/postgresql/$(ls /usr/lib/postgresql | sort -n | tail -1)/bin"
@@ -220,6 +222,7 @@ if [ ! -s "$pg/data/PG_VERSION" ]; then
   echo "host all all 10.213.0.0/16 scram-sha-256" >>"$pg/data/pg_hba.conf"
 fi
 install -d -o postgres -g postgres -m 700 "$pg/run"
+touch "$KUBE_STATE/log/postgres.log" && chown postgres: "$KUBE_STATE/log/postgres.log"
 # pg_ctl waits until the server accepts connections; the postmaster stays in
 # the namespace and its PID is the first line of postmaster.pid.
 nsx setpriv --reuid=postgres --regid=postgres --init-groups -- "$pg_bin/pg_ctl" -D "$pg/data" -l "$KUBE_STATE/log/postgres.log" -w -t 60 \

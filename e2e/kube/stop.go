@@ -48,16 +48,69 @@ func (f Footprint) Stop(pidFile string, sig syscall.Signal, grace time.Duration)
 	if f.owns(pid) == "" {
 		return fmt.Sprintf("left %s (%d) alone: it is not the cluster's (PID reused)", name, pid), os.Remove(pidFile)
 	}
-	how := sig.String()
+	how := signalNames[sig]
 	_ = syscall.Kill(pid, sig)
 	if !waitGone(pid, grace) {
-		how = "SIGKILL"
+		how = signalNames[syscall.SIGKILL]
 		_ = syscall.Kill(pid, syscall.SIGKILL)
 		if !waitGone(pid, 10*time.Second) {
 			return "", fmt.Errorf("%s (%d) survived SIGKILL", name, pid)
 		}
 	}
 	return fmt.Sprintf("stopped %s (%d) with %s", name, pid, how), os.Remove(pidFile)
+}
+
+// signalNames are the signals Stop is given.
+var signalNames = map[syscall.Signal]string{syscall.SIGTERM: "SIGTERM", syscall.SIGINT: "SIGINT", syscall.SIGKILL: "SIGKILL"}
+
+// StopContainer ends a container whose init PID initFile records, with
+// SIGKILL (which ends its whole PID namespace), and then the shim that is its
+// parent, if that belongs to the cluster too. Several containers of a pod
+// share one shim.
+func (f Footprint) StopContainer(initFile string) ([]string, error) {
+	raw, err := os.ReadFile(initFile)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	shim := 0
+	if pid, err := strconv.Atoi(strings.TrimSpace(string(raw))); err == nil {
+		shim = parent(pid)
+	}
+	id := filepath.Base(filepath.Dir(initFile))
+	var said []string
+	msg, err := f.Stop(initFile, syscall.SIGKILL, 0)
+	if msg != "" {
+		said = append(said, "container "+id[:min(12, len(id))]+": "+msg)
+	}
+	if err != nil || shim <= 1 || !running(shim) || f.owns(shim) == "" {
+		return said, err
+	}
+	_ = syscall.Kill(shim, syscall.SIGKILL)
+	if !waitGone(shim, 10*time.Second) {
+		return said, fmt.Errorf("shim %d survived SIGKILL", shim)
+	}
+	return append(said, fmt.Sprintf("stopped its shim (%d)", shim)), nil
+}
+
+// parent is the PPID of pid, or 0.
+func parent(pid int) int {
+	stat, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
+	if err != nil {
+		return 0
+	}
+	i := strings.LastIndexByte(string(stat), ')')
+	if i < 0 {
+		return 0
+	}
+	f := strings.Fields(string(stat[i+1:]))
+	if len(f) < 2 {
+		return 0
+	}
+	ppid, _ := strconv.Atoi(f[1])
+	return ppid
 }
 
 // running is true for a live process; a zombie has already stopped.

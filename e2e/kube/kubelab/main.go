@@ -10,6 +10,7 @@
 //	kubelab mounts PREFIX...                       mount points below, deepest first
 //	kubelab stop [-signal TERM|INT|KILL] [-grace D] PIDFILE...
 //	                                               stop the cluster's recorded processes
+//	kubelab stop-containers INIT_PIDFILE...        kill containers, then their shims
 //	kubelab leftovers                              what a teardown left; exit 1 if any
 //
 // stop and leftovers take the lab from KUBE_STATE and KUBE_CACHE.
@@ -33,14 +34,15 @@ import (
 )
 
 var commands = map[string]func([]string) error{
-	"pki":       pki,
-	"image":     image,
-	"wait-api":  waitAPI,
-	"wait-pods": waitPods,
-	"wait-dial": waitDial,
-	"mounts":    mounts,
-	"stop":      stop,
-	"leftovers": leftovers,
+	"pki":             pki,
+	"image":           image,
+	"wait-api":        waitAPI,
+	"wait-pods":       waitPods,
+	"wait-dial":       waitDial,
+	"mounts":          mounts,
+	"stop":            stop,
+	"stop-containers": stopContainers,
+	"leftovers":       leftovers,
 }
 
 func main() {
@@ -184,8 +186,6 @@ func mounts(args []string) error {
 	return err
 }
 
-var signals = map[string]syscall.Signal{"TERM": syscall.SIGTERM, "INT": syscall.SIGINT, "KILL": syscall.SIGKILL}
-
 func stop(args []string) error {
 	fs := flag.NewFlagSet("stop", flag.ContinueOnError)
 	sigName := fs.String("signal", "TERM", "first signal: TERM, INT or KILL")
@@ -193,7 +193,7 @@ func stop(args []string) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	sig, ok := signals[*sigName]
+	sig, ok := map[string]syscall.Signal{"TERM": syscall.SIGTERM, "INT": syscall.SIGINT, "KILL": syscall.SIGKILL}[*sigName]
 	if !ok {
 		return fmt.Errorf("-signal %q: want TERM, INT or KILL", *sigName)
 	}
@@ -203,6 +203,19 @@ func stop(args []string) error {
 		msg, err := fp.Stop(f, sig, *grace)
 		if msg != "" {
 			fmt.Fprintln(os.Stderr, "down: "+msg)
+		}
+		errs = append(errs, err)
+	}
+	return errors.Join(errs...)
+}
+
+func stopContainers(args []string) error {
+	fp := kube.LabFootprint()
+	var errs []error
+	for _, f := range args {
+		said, err := fp.StopContainer(f)
+		for _, s := range said {
+			fmt.Fprintln(os.Stderr, "down: "+s)
 		}
 		errs = append(errs, err)
 	}
