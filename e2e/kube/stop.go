@@ -60,6 +60,17 @@ func (f Footprint) Stop(pidFile string, sig syscall.Signal, grace time.Duration)
 	return fmt.Sprintf("stopped %s (%d) with %s", name, pid, how), os.Remove(pidFile)
 }
 
+// Alive reports whether pidFile names a running (not zombie) process that
+// belongs to the cluster.
+func (f Footprint) Alive(pidFile string) bool {
+	raw, err := os.ReadFile(pidFile)
+	if err != nil {
+		return false
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(string(raw)))
+	return err == nil && pid > 1 && running(pid) && f.owns(pid) != ""
+}
+
 // signalNames are the signals Stop is given.
 var signalNames = map[syscall.Signal]string{syscall.SIGTERM: "SIGTERM", syscall.SIGINT: "SIGINT", syscall.SIGKILL: "SIGKILL"}
 

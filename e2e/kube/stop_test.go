@@ -36,6 +36,9 @@ func TestStopEndsOnlyTheClustersProcess(t *testing.T) {
 	ours := startShell(t, "sleep 60", filepath.Join(state, "etcd"))
 	pidFile := filepath.Join(state, "etcd.pid")
 	writePID(t, pidFile, ours.Process.Pid)
+	if !f.Alive(pidFile) {
+		t.Fatal("Alive: false for a running process of the cluster")
+	}
 	go ours.Wait() // reap it, as init would
 	msg, err := f.Stop(pidFile, syscall.SIGTERM, 5*time.Second)
 	if err != nil || !strings.Contains(msg, "stopped etcd") || running(ours.Process.Pid) {
@@ -48,6 +51,9 @@ func TestStopEndsOnlyTheClustersProcess(t *testing.T) {
 	// A PID file whose PID now belongs to someone else.
 	other := startShell(t, "sleep 60", "/elsewhere")
 	writePID(t, pidFile, other.Process.Pid)
+	if f.Alive(pidFile) {
+		t.Fatal("Alive: true for someone else's process")
+	}
 	msg, err = f.Stop(pidFile, syscall.SIGTERM, time.Second)
 	if err != nil || !strings.Contains(msg, "left") || !running(other.Process.Pid) {
 		t.Fatalf("Stop on a reused PID: %q, %v; running %v", msg, err, running(other.Process.Pid))

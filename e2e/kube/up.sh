@@ -35,7 +35,8 @@ apiserver="https://$KUBE_NODE_IP:6443"
 netns_path="/run/netns/$KUBE_NETNS"
 nsx() { nsenter --net="$netns_path" -- "$@"; }
 kc() { "$KUBE_BIN/kubectl" --kubeconfig "$kubeconfig" "$@"; }
-alive() { [ -f "$1" ] && kill -0 "$(cat "$1")" 2>/dev/null; }
+# A live process of the cluster (not a zombie, not a reused PID).
+alive() { "$kubelab" alive "$@" 2>/dev/null; }
 
 # start NAME CMD...: runs CMD detached in the cluster's namespace unless its
 # recorded PID is alive. Output goes to log/NAME.log.
@@ -49,8 +50,9 @@ start() {
 
 components=(containerd etcd kube-apiserver kube-controller-manager kube-scheduler kubelet kube-proxy redis postgres)
 cluster_alive() {
-  for c in "${components[@]}"; do alive "$run/$c.pid" || return 1; done
-  [ -e "$netns_path" ]
+  [ -e "$netns_path" ] || return 1
+  local files=(); for c in "${components[@]}"; do files+=("$run/$c.pid"); done
+  alive "${files[@]}"
 }
 
 if ! cluster_alive; then

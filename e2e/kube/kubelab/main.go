@@ -11,6 +11,7 @@
 //	kubelab stop [-signal TERM|INT|KILL] [-grace D] PIDFILE...
 //	                                               stop the cluster's recorded processes
 //	kubelab stop-containers INIT_PIDFILE...        kill containers, then their shims
+//	kubelab alive PIDFILE...                       exit 0 if each names a live cluster process
 //	kubelab leftovers                              what a teardown left; exit 1 if any
 //
 // stop and leftovers take the lab from KUBE_STATE and KUBE_CACHE.
@@ -42,6 +43,7 @@ var commands = map[string]func([]string) error{
 	"mounts":          mounts,
 	"stop":            stop,
 	"stop-containers": stopContainers,
+	"alive":           alive,
 	"leftovers":       leftovers,
 }
 
@@ -220,6 +222,16 @@ func stopContainers(args []string) error {
 		errs = append(errs, err)
 	}
 	return errors.Join(errs...)
+}
+
+func alive(args []string) error {
+	fp := kube.LabFootprint()
+	for _, f := range args {
+		if !fp.Alive(f) {
+			return fmt.Errorf("%s: not running", f)
+		}
+	}
+	return nil
 }
 
 func leftovers(args []string) error {
