@@ -2,6 +2,9 @@
 # and defines start, nsx, kc and alive); not run on its own.
 
 # --- what the host looks like before the cluster -------------------------------
+# Each cold start logs afresh; the previous run's logs stay in log/previous.
+mkdir -p "$KUBE_STATE/log/previous"
+for f in "$KUBE_STATE"/log/*.log; do [ -e "$f" ] && mv -f "$f" "$KUBE_STATE/log/previous/"; done
 : >"$run/$CREATED_PATHS_FILE"
 for p in "${HOST_PATHS[@]}"; do [ -e "$p" ] || echo "$p" >>"$run/$CREATED_PATHS_FILE"; done
 # `ip netns add` makes /run/netns a mount point (a shared bind of itself).

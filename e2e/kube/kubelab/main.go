@@ -24,6 +24,7 @@ import (
 	"flag"
 	"fmt"
 	"net"
+	"net/http"
 	"os"
 	"strconv"
 	"strings"
@@ -120,15 +121,22 @@ func timeoutArg(args []string, i int, def time.Duration) (time.Duration, error) 
 	return time.ParseDuration(args[i])
 }
 
+// apiClient reads the CA and token files at args[1] and args[2] and the
+// optional timeout at args[i].
+func apiClient(args []string, i int, def time.Duration) (*http.Client, time.Duration, error) {
+	timeout, err := timeoutArg(args, i, def)
+	if err != nil {
+		return nil, 0, err
+	}
+	c, err := kube.APIClient(args[1], args[2])
+	return c, timeout, err
+}
+
 func waitAPI(args []string) error {
 	if len(args) < 3 || len(args) > 4 {
 		return errors.New("want URL CA_FILE TOKEN_FILE [timeout]")
 	}
-	timeout, err := timeoutArg(args, 3, 60*time.Second)
-	if err != nil {
-		return err
-	}
-	c, err := kube.APIClient(args[1], args[2])
+	c, timeout, err := apiClient(args, 3, 60*time.Second)
 	if err != nil {
 		return err
 	}
@@ -145,11 +153,7 @@ func waitPods(args []string) error {
 	if err != nil || count < 0 {
 		return fmt.Errorf("COUNT %q is not a count", args[5])
 	}
-	timeout, err := timeoutArg(args, 7, 5*time.Minute)
-	if err != nil {
-		return err
-	}
-	c, err := kube.APIClient(args[1], args[2])
+	c, timeout, err := apiClient(args, 7, 5*time.Minute)
 	if err != nil {
 		return err
 	}
