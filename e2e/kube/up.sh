@@ -79,9 +79,16 @@ kc -n "$KUBE_NAMESPACE" create secret generic n8n-secrets --from-env-file="$KUBE
   --dry-run=client -o yaml | kc apply --server-side --field-manager=kube-lab -f - >/dev/null
 
 export HELM_CACHE_HOME="$KUBE_STATE/helm/cache" HELM_CONFIG_HOME="$KUBE_STATE/helm/config" HELM_DATA_HOME="$KUBE_STATE/helm/data"
+helm() { "$KUBE_BIN/helm" --kubeconfig "$kubeconfig" -n "$KUBE_NAMESPACE" "$@"; }
+# A helm killed mid-upgrade leaves the release pending, and helm refuses the
+# next upgrade: roll back to the last deployed revision (none: uninstall).
+if helm list --pending -q | grep -qx n8n; then
+  log "helm: the n8n release was left pending; rolling it back"
+  helm rollback n8n >&2 || helm uninstall n8n >&2 || die "cannot clear the pending n8n release"
+fi
 log "helm: n8n with $KUBE_WORKERS worker pod(s), concurrency $KUBE_WORKER_CONCURRENCY, runner limit $KUBE_RUNNER_LIMIT, probe $KUBE_PROBE"
 probe_enabled=false; [ "$KUBE_PROBE" = 1 ] && probe_enabled=true
-if ! "$KUBE_BIN/helm" --kubeconfig "$kubeconfig" upgrade --install n8n "$here/chart" -n "$KUBE_NAMESPACE" \
+if ! helm upgrade --install n8n "$here/chart" \
   --wait --timeout 10m \
   --set "images.exporter=$exporter_image" \
   --set "host.node=$LAB_CACHE/node24" --set "host.n8n=$LAB_N8N_DIR" --set "host.lab=$(cd "$here/../lab" && pwd)" \
