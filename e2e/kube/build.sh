@@ -118,5 +118,5 @@ if [ ${#missing[@]} -gt 0 ]; then
   [ "$made_policy" = 1 ] && rm -f /usr/sbin/policy-rc.d
 fi
 for p in containerd ctr runc nsenter iptables; do command -v "$p" >/dev/null || die "$p is missing"; done
-[ -x /usr/lib/cni/bridge ] && [ -x /usr/lib/cni/host-local ] && [ -x /usr/lib/cni/loopback ] || die "CNI plugins missing in /usr/lib/cni"
+for p in bridge host-local loopback; do [ -x "/usr/lib/cni/$p" ] || die "CNI plugin $p missing in /usr/lib/cni"; done
 log "ok"

@@ -60,8 +60,9 @@ fi
 # cgroups the kubelet made for pods, deepest first (empty once their
 # processes are gone).
 for root in /sys/fs/cgroup/*/kubepods; do
-  [ -d "$root" ] && find "$root" -depth -type d -exec rmdir {} + 2>/dev/null
-  [ -d "$root" ] && log "could not remove cgroup $root" || true
+  [ -d "$root" ] || continue
+  find "$root" -depth -type d -exec rmdir {} + 2>/dev/null
+  if [ -d "$root" ]; then log "could not remove cgroup $root"; fi
 done
 
 if [ -f "$run/$SYSCTL_FILE" ]; then

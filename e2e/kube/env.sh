@@ -1,3 +1,4 @@
+# shellcheck shell=bash disable=SC2034
 # Shared names, paths and addresses of the kube lab. Sourced, not run.
 # Node and n8n come from the Docker lab's cache (e2e/lab/env.sh).
 . "$(dirname "${BASH_SOURCE[0]}")/../lab/env.sh"

@@ -1,15 +1,16 @@
+# shellcheck shell=bash disable=SC2154
 # Cold-starts the kube lab's cluster. Sourced by up.sh (which holds the lock
-# and defines start, nsx, kc and alive); not run on its own.
+# and defines run, pki, kubelab, start, nsx, kc and alive); not run on its own.
 
 # --- what the host looks like before the cluster -------------------------------
 # Each cold start logs afresh; the previous run's logs stay in log/previous.
 mkdir -p "$KUBE_STATE/log/previous"
-for f in "$KUBE_STATE"/log/*.log; do [ -e "$f" ] && mv -f "$f" "$KUBE_STATE/log/previous/"; done
+for f in "$KUBE_STATE"/log/*.log; do if [ -e "$f" ]; then mv -f "$f" "$KUBE_STATE/log/previous/"; fi; done
 : >"$run/$CREATED_PATHS_FILE"
 for p in "${HOST_PATHS[@]}"; do [ -e "$p" ] || echo "$p" >>"$run/$CREATED_PATHS_FILE"; done
 # `ip netns add` makes /run/netns a mount point (a shared bind of itself).
 : >"$run/$MADE_MOUNTS_FILE"
-[ -d /run/netns ] && ! mountpoint -q /run/netns && echo /run/netns >>"$run/$MADE_MOUNTS_FILE"
+if [ -d /run/netns ] && ! mountpoint -q /run/netns; then echo /run/netns >>"$run/$MADE_MOUNTS_FILE"; fi
 for k in "${KUBELET_SYSCTLS[@]}"; do echo "$k = $(sysctl -n "$k")"; done >"$run/$SYSCTL_FILE.tmp"
 mv "$run/$SYSCTL_FILE.tmp" "$run/$SYSCTL_FILE"
 
@@ -232,6 +233,7 @@ nsx setpriv --reuid=postgres --regid=postgres --init-groups -- "$pg_bin/pg_ctl" 
   -o "-c listen_addresses=$KUBE_NODE_IP -c port=5432 -c unix_socket_directories=$pg/run -c fsync=off -c synchronous_commit=off -c full_page_writes=off" \
   start >/dev/null 9>&- || die "postgresql did not start; see $KUBE_STATE/log/postgres.log"
 head -1 "$pg/data/postmaster.pid" >"$run/postgres.pid"
+# shellcheck disable=SC1090
 . "$secrets"
 as_postgres "$pg_bin/psql" -qtAX -h "$pg/run" -d postgres >/dev/null <<SQL
 SELECT 'CREATE ROLE n8n LOGIN' WHERE NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'n8n')\gexec

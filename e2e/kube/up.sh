@@ -122,6 +122,7 @@ fi
 echo "kube: kubeconfig $kubeconfig"
 echo "kube: apiserver $apiserver"
 echo "kube: webhook $webhook"
+echo "kube: redis redis://$KUBE_NODE_IP:6379"
 if [ "$KUBE_PROBE" = 1 ]; then
   while read -r name ip; do
     [ -n "$name" ] && echo "kube: probe-metrics-$name http://$ip:9810/metrics"
