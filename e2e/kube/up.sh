@@ -1,0 +1,130 @@
+#!/usr/bin/env bash
+# Brings up the kube lab, a real single-node Kubernetes in its own network
+# namespace, with n8n in queue mode on it; or reshapes a running one (helm
+# upgrade: the cluster itself is not restarted). Interface: README.md here.
+# Endpoints go to stdout as `kube: <name> <value>`, everything else to stderr.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/env.sh"
+
+: "${KUBE_WORKERS:=1}"
+: "${KUBE_WORKER_CONCURRENCY:=15}"
+: "${KUBE_RUNNER_LIMIT:=5}"
+: "${KUBE_PROBE:=1}"
+
+log() { echo "up: $*" >&2; }
+die() { echo "up: $*" >&2; exit 1; }
+valid_int() { [[ "$2" =~ ^[1-9][0-9]*$ ]] || die "$1 must be a positive integer, got '$2'"; }
+valid_int KUBE_WORKER_CONCURRENCY "$KUBE_WORKER_CONCURRENCY"
+valid_int KUBE_RUNNER_LIMIT "$KUBE_RUNNER_LIMIT"
+[[ "$KUBE_WORKERS" =~ ^(0|[1-9][0-9]*)$ ]] || die "KUBE_WORKERS must be a count, got '$KUBE_WORKERS'"
+[[ "$KUBE_PROBE" =~ ^[01]$ ]] || die "KUBE_PROBE must be 0 or 1, got '$KUBE_PROBE'"
+
+run="$KUBE_STATE/run"
+mkdir -p "$run" "$KUBE_STATE/log"
+exec 9>"$KUBE_STATE/up.lock"
+flock -w 600 9 || die "another up.sh or down.sh holds $KUBE_STATE/up.lock"
+
+bash "$here/build.sh" 9>&-
+bash "$here/../lab/install.sh" >&2 9>&-
+
+kubelab="$KUBE_TOOLS/kubelab"
+pki="$KUBE_STATE/pki"
+kubeconfig="$KUBE_STATE/admin.kubeconfig"
+apiserver="https://$KUBE_NODE_IP:6443"
+netns_path="/run/netns/$KUBE_NETNS"
+nsx() { nsenter --net="$netns_path" -- "$@"; }
+kc() { "$KUBE_BIN/kubectl" --kubeconfig "$kubeconfig" "$@"; }
+# A live process of the cluster (not a zombie, not a reused PID).
+alive() { "$kubelab" alive "$@" 2>/dev/null; }
+
+# start NAME CMD...: runs CMD detached in the cluster's namespace unless its
+# recorded PID is alive. Output goes to log/NAME.log.
+start() {
+  local name=$1; shift
+  alive "$run/$name.pid" && return 0
+  log "starting $name"
+  setsid nsenter --net="$netns_path" -- "$@" </dev/null >>"$KUBE_STATE/log/$name.log" 2>&1 8>&- 9>&- &
+  echo $! >"$run/$name.pid"
+}
+
+components=(containerd etcd kube-apiserver kube-controller-manager kube-scheduler kubelet kube-proxy redis postgres)
+cluster_alive() {
+  [ -e "$netns_path" ] || return 1
+  local files=(); for c in "${components[@]}"; do files+=("$run/$c.pid"); done
+  alive "${files[@]}"
+}
+
+if ! cluster_alive; then
+  # Whatever a killed or partial run left goes first; then a cold start.
+  if compgen -G "$run/*.pid" >/dev/null || [ -e "$netns_path" ] || [ -e "$run/$SYSCTL_FILE" ]; then
+    log "cleaning up what an earlier run left"
+    KUBE_LOCKED=1 bash "$here/down.sh" >&2 || die "down.sh could not clean up"
+  fi
+  . "$here/start.sh"
+fi
+
+# --- images (cheap when already imported) ---------------------------------------
+exporter_image=$(cat "$KUBE_IMAGES/exporter.ref")
+for img in pause base exporter; do
+  ctr --address "$KUBE_STATE/containerd/containerd.sock" -n k8s.io images import --snapshotter native \
+    "$KUBE_IMAGES/$img.tar" >/dev/null || die "importing the $img image failed"
+done
+
+# --- n8n ------------------------------------------------------------------------
+kc get namespace "$KUBE_NAMESPACE" >/dev/null 2>&1 || kc create namespace "$KUBE_NAMESPACE" >/dev/null
+# The Secret comes from the 0600 file; server-side apply keeps its values out
+# of a last-applied annotation.
+kc -n "$KUBE_NAMESPACE" create secret generic n8n-secrets --from-env-file="$KUBE_STATE/secrets.env" \
+  --dry-run=client -o yaml | kc apply --server-side --field-manager=kube-lab -f - >/dev/null
+
+export HELM_CACHE_HOME="$KUBE_STATE/helm/cache" HELM_CONFIG_HOME="$KUBE_STATE/helm/config" HELM_DATA_HOME="$KUBE_STATE/helm/data"
+helm() { "$KUBE_BIN/helm" --kubeconfig "$kubeconfig" -n "$KUBE_NAMESPACE" "$@"; }
+# A helm killed mid-upgrade leaves the release pending, and helm refuses the
+# next upgrade: roll back to the last deployed revision (none: uninstall).
+if helm list --pending -q | grep -qx n8n; then
+  log "helm: the n8n release was left pending; rolling it back"
+  helm rollback n8n >&2 || helm uninstall n8n >&2 || die "cannot clear the pending n8n release"
+fi
+log "helm: n8n with $KUBE_WORKERS worker pod(s), concurrency $KUBE_WORKER_CONCURRENCY, runner limit $KUBE_RUNNER_LIMIT, probe $KUBE_PROBE"
+probe_enabled=false; [ "$KUBE_PROBE" = 1 ] && probe_enabled=true
+if ! helm upgrade --install n8n "$here/chart" \
+  --wait --timeout 10m \
+  --set "images.exporter=$exporter_image" \
+  --set "host.node=$LAB_CACHE/node24" --set "host.n8n=$LAB_N8N_DIR" --set "host.lab=$(cd "$here/../lab" && pwd)" \
+  --set "database.host=$KUBE_NODE_IP" --set "redis.host=$KUBE_NODE_IP" \
+  --set "main.nodePort=$KUBE_WEBHOOK_NODEPORT" \
+  --set "worker.replicas=$KUBE_WORKERS" --set "worker.concurrency=$KUBE_WORKER_CONCURRENCY" \
+  --set "taskRunner.maxConcurrency=$KUBE_RUNNER_LIMIT" --set "probe.enabled=$probe_enabled" \
+  --set "workflowsHash=$(cat "$here"/../lab/workflows/*.json | sha256sum | cut -c1-16)" >&2; then
+  kc -n "$KUBE_NAMESPACE" get pods -o wide >&2 || true
+  die "helm upgrade of n8n failed"
+fi
+
+# --- the exporter (its Helm chart comes with deploy/helm/n8n-ceiling) ----------
+# When deploy/helm/n8n-ceiling exists, install it here:
+#   helm upgrade --install n8n-ceiling "$repo/deploy/helm/n8n-ceiling" -n "$KUBE_NAMESPACE" \
+#     --set image=$exporter_image ... --wait
+# and print its endpoint with the others below:
+#   echo "kube: exporter-metrics http://<node or pod address>:9810/metrics"
+
+# --- wait and print ------------------------------------------------------------
+containers=n8n,task-runner; [ "$KUBE_PROBE" = 1 ] && containers+=,probe
+workers=$("$kubelab" wait-pods "$apiserver" "$pki/ca.crt" "$pki/admin.token" "$KUBE_NAMESPACE" \
+  app.kubernetes.io/component=worker "$KUBE_WORKERS" "$containers" 5m) || die "worker pods are not running"
+webhook="http://$KUBE_NODE_IP:$KUBE_WEBHOOK_NODEPORT/webhook/bench"
+log "waiting for the webhook to answer {ok:true}"
+if ! "$KUBE_TOOLS/labctl" wait-webhook "$webhook" 240s; then
+  for d in n8n-main n8n-worker; do kc -n "$KUBE_NAMESPACE" logs "deploy/$d" --all-containers --tail 30 >&2 || true; done
+  die "the webhook did not answer"
+fi
+
+echo "kube: kubeconfig $kubeconfig"
+echo "kube: apiserver $apiserver"
+echo "kube: webhook $webhook"
+echo "kube: redis redis://$KUBE_NODE_IP:6379"
+if [ "$KUBE_PROBE" = 1 ]; then
+  while read -r name ip; do
+    [ -n "$name" ] && echo "kube: probe-metrics-$name http://$ip:9810/metrics"
+  done <<<"$workers"
+fi
