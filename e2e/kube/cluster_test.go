@@ -15,7 +15,8 @@ import (
 
 	"github.com/n8n-ceiling/n8n-ceiling/e2e/kube"
 	"github.com/n8n-ceiling/n8n-ceiling/e2e/lab"
-	"github.com/n8n-ceiling/n8n-ceiling/pkg/experiment"
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/endpoints"
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/snapshot"
 )
 
 // hostSysctls are the host values the cluster must leave as it found them:
@@ -75,7 +76,7 @@ func (w *logWriter) Write(p []byte) (int, error) {
 	}
 }
 
-func up(t *testing.T, env map[string]string) lab.Endpoints {
+func up(t *testing.T, env map[string]string) endpoints.Endpoints {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Minute)
 	defer cancel()
@@ -204,12 +205,12 @@ func TestClusterRunsN8nShapedLikeTheChart(t *testing.T) {
 				continue
 			}
 			err := lab.Until(ctx, time.Minute, time.Second, func(ctx context.Context) error {
-				s, err := experiment.Fetch(ctx, client, url)
+				s, err := (&snapshot.Reader{URL: url, Client: client}).Read(ctx)
 				if err != nil {
 					return err
 				}
-				if got := s.Ints("n8n_runner_inferred_max_concurrency"); len(got) != 1 || got[0] != 4 {
-					return fmt.Errorf("%s: n8n_runner_inferred_max_concurrency %v, want [4]", name, got)
+				if len(s.Probes) != 1 || s.Probes[0].InferredLimit.Value != 4 {
+					return fmt.Errorf("%s: probes %+v, want one with n8n_runner_inferred_max_concurrency 4", name, s.Probes)
 				}
 				return nil
 			})

@@ -1,18 +1,15 @@
 package kube
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"fmt"
 	"io"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
-	"strings"
 
 	"github.com/n8n-ceiling/n8n-ceiling/e2e/lab"
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/endpoints"
 )
 
 // Names and paths the scripts use, as env.sh sets them.
@@ -31,44 +28,24 @@ func Dir() string {
 
 // Up runs up.sh with env added, copies its output to log, and returns the
 // endpoints it printed as `kube: <name> <value>` lines.
-func Up(ctx context.Context, env map[string]string, log io.Writer) (lab.Endpoints, error) {
+func Up(ctx context.Context, env map[string]string, log io.Writer) (endpoints.Endpoints, error) {
 	var out bytes.Buffer
-	if err := runScript(ctx, "up.sh", env, io.MultiWriter(&out, log)); err != nil {
-		return nil, err
+	if err := lab.Script(ctx, Dir(), "up.sh", env, io.MultiWriter(&out, log)); err != nil {
+		return nil, fmt.Errorf("kube: %w", err)
 	}
 	return ParseEndpoints(&out)
 }
 
 // Down runs down.sh with env added.
 func Down(ctx context.Context, env map[string]string, log io.Writer) error {
-	return runScript(ctx, "down.sh", env, log)
+	if err := lab.Script(ctx, Dir(), "down.sh", env, log); err != nil {
+		return fmt.Errorf("kube: %w", err)
+	}
+	return nil
 }
 
 // ParseEndpoints reads `kube: <name> <value>` lines, ignoring all others,
-// with the lab's parser and rules.
-func ParseEndpoints(r io.Reader) (lab.Endpoints, error) {
-	var relabelled strings.Builder
-	sc := bufio.NewScanner(r)
-	for sc.Scan() {
-		if rest, ok := strings.CutPrefix(sc.Text(), "kube: "); ok {
-			relabelled.WriteString("lab: " + rest + "\n")
-		}
-	}
-	if err := sc.Err(); err != nil {
-		return nil, err
-	}
-	return lab.ParseEndpoints(strings.NewReader(relabelled.String()))
-}
-
-func runScript(ctx context.Context, name string, env map[string]string, log io.Writer) error {
-	cmd := exec.CommandContext(ctx, "bash", filepath.Join(Dir(), name))
-	cmd.Env = os.Environ()
-	for k, v := range env {
-		cmd.Env = append(cmd.Env, k+"="+v)
-	}
-	cmd.Stdout, cmd.Stderr = log, log
-	if err := cmd.Run(); err != nil {
-		return fmt.Errorf("kube %s: %w", name, err)
-	}
-	return nil
+// with the endpoint protocol's rules.
+func ParseEndpoints(r io.Reader) (endpoints.Endpoints, error) {
+	return endpoints.ParsePrefixed(r, "kube: ")
 }

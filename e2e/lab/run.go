@@ -23,7 +23,7 @@ func Dir() string {
 // and returns the endpoints it printed (pkg/endpoints).
 func Up(ctx context.Context, env map[string]string, log io.Writer) (endpoints.Endpoints, error) {
 	var out bytes.Buffer
-	if err := script(ctx, "up.sh", env, io.MultiWriter(&out, log)); err != nil {
+	if err := Script(ctx, Dir(), "up.sh", env, io.MultiWriter(&out, log)); err != nil {
 		return nil, err
 	}
 	return endpoints.Parse(&out)
@@ -31,11 +31,13 @@ func Up(ctx context.Context, env map[string]string, log io.Writer) (endpoints.En
 
 // Down runs down.sh.
 func Down(ctx context.Context, env map[string]string, log io.Writer) error {
-	return script(ctx, "down.sh", env, log)
+	return Script(ctx, Dir(), "down.sh", env, log)
 }
 
-func script(ctx context.Context, name string, env map[string]string, log io.Writer) error {
-	cmd := exec.CommandContext(ctx, "bash", filepath.Join(Dir(), name))
+// Script runs dir/name with bash, env added to the environment, and its
+// stdout and stderr copied to log.
+func Script(ctx context.Context, dir, name string, env map[string]string, log io.Writer) error {
+	cmd := exec.CommandContext(ctx, "bash", filepath.Join(dir, name))
 	cmd.Env = os.Environ()
 	for k, v := range env {
 		cmd.Env = append(cmd.Env, k+"="+v)

@@ -22,8 +22,8 @@ const (
 	ProbeMetricsPrefix = "probe-metrics"
 )
 
-// prefix starts every endpoint line.
-const prefix = "lab: "
+// Prefix starts every endpoint line a hook prints.
+const Prefix = "lab: "
 
 // Endpoints maps the names a hook printed (webhook, main-metrics,
 // worker-metrics-1, broker-1, redis, docker-host, …) to their URLs.
@@ -31,7 +31,11 @@ type Endpoints map[string]string
 
 // Parse reads `lab: <name> <url>` lines and ignores all others, so it can
 // read a hook's whole output.
-func Parse(r io.Reader) (Endpoints, error) {
+func Parse(r io.Reader) (Endpoints, error) { return ParsePrefixed(r, Prefix) }
+
+// ParsePrefixed reads `<prefix><name> <url>` lines with the same rules
+// (the Kubernetes lab prints "kube: ").
+func ParsePrefixed(r io.Reader, prefix string) (Endpoints, error) {
 	eps := Endpoints{}
 	sc := bufio.NewScanner(r)
 	for sc.Scan() {
@@ -41,7 +45,7 @@ func Parse(r io.Reader) (Endpoints, error) {
 		}
 		f := strings.Fields(rest)
 		if len(f) != 2 {
-			return nil, fmt.Errorf("endpoint line %q: want `lab: <name> <url>`", sc.Text())
+			return nil, fmt.Errorf("endpoint line %q: want `%s<name> <url>`", sc.Text(), prefix)
 		}
 		if _, err := url.Parse(f[1]); err != nil {
 			return nil, fmt.Errorf("endpoint line %q: %w", sc.Text(), err)
