@@ -11,7 +11,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/n8n-ceiling/n8n-ceiling/pkg/capacity"
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/loadgen"
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/redact"
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/snapshot"
@@ -81,23 +80,12 @@ func Compare(snap *snapshot.Snapshot, sum loadgen.Summary) (*Comparison, error) 
 		c.Ceiling = b.Ceiling
 	}
 	if bErr == nil {
-		c.Binding, c.SlotCeiling = publishedBinding(snap, b), b.SlotCeiling
+		c.Binding, c.SlotCeiling = snap.Binding(), b.SlotCeiling
 	}
 	if c.Ceiling > 0 {
 		c.Ratio = sum.Throughput / c.Ceiling
 	}
 	return c, nil
-}
-
-// publishedBinding is the resource n8n_cluster_bottleneck marks, else the
-// one the rebuilt bounds name.
-func publishedBinding(snap *snapshot.Snapshot, b capacity.Bounds) string {
-	for _, r := range snap.Resources {
-		if r.Binding {
-			return r.Name
-		}
-	}
-	return b.Bottleneck()
 }
 
 // readTimeout bounds the scrape at the end of each step.
