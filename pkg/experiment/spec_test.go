@@ -59,6 +59,12 @@ func TestParseRejectsBadSpecsByField(t *testing.T) {
 		{"bottleneck", strings.Replace(minimalSpec, "{name: a}", "{name: a, expect: {bottleneck: cpu}}", 1), "expect.bottleneck \"cpu\""},
 		{"fail rate", strings.Replace(minimalSpec, "{name: a}", "{name: a, expect: {fail_rate_max: 5}}", 1), "expect.fail_rate_max 5"},
 		{"unknown expect", strings.Replace(minimalSpec, "{name: a}", "{name: a, expect: {fast: true}}", 1), "field fast not found"},
+		{"ratio range", strings.Replace(minimalSpec, "{name: a}", "{name: a, expect: {measured_over_ceiling: {min: 1.1, max: 0.9}}}", 1), "expect.measured_over_ceiling {min: 1.1, max: 0.9}"},
+		{"ratio range from 0", strings.Replace(minimalSpec, "{name: a}", "{name: a, expect: {measured_over_ceiling: {max: 2}}}", 1), "want 0 < min ≤ max"},
+		{"binding kind", strings.Replace(minimalSpec, "{name: a}", "{name: a, expect: {binding_kind: disk}}", 1), "expect.binding_kind \"disk\""},
+		{"mva within", strings.Replace(minimalSpec, "{name: a}", "{name: a, expect: {mva_within: 0}}", 1), "expect.mva_within 0"},
+		{"mva open loop", strings.NewReplacer("vus: [1]", "model: open, rates: [2], max_in_flight: 10", "{name: a}", "{name: a, expect: {mva_within: 0.1}}").Replace(minimalSpec), "the MVA predicts closed loads"},
+		{"model checks", strings.Replace(minimalSpec, "{name: a}", "{name: a, expect: {measured_over_ceiling: {min: 0.9, max: 1.1}, binding_kind: cpu, mva_within: 0.1}}", 1), ""},
 		{"seed without block", strings.Replace(minimalSpec, "{name: a}", "{name: a, seed: {x: '1'}}", 1), "seed: the experiment has no seed block"},
 		{"seed column", minimalSpec + "seed: {source: s, columns: [y]}\n" + "", ""},
 	} {
