@@ -4,12 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"math"
-	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/n8n-ceiling/n8n-ceiling/internal/testtool"
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/capacity"
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/loadgen"
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/snapshot"
@@ -114,13 +114,7 @@ func TestMVALatencyNeverBelowTheLongestHold(t *testing.T) {
 // MVA prediction from the first step's latency, within 20 % of what was
 // measured (the model is exact below two VUs and near the ceiling beyond).
 func TestMVAAgainstARealSweep(t *testing.T) {
-	cores := make(chan struct{}, 2)
-	app := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		cores <- struct{}{}
-		time.Sleep(20 * time.Millisecond)
-		<-cores
-		w.Write([]byte(`{"ok":true}`))
-	}))
+	app := httptest.NewServer(testtool.SlotHandler(2, 20*time.Millisecond))
 	defer app.Close()
 	srv := newPageServer(t, exporterPage(10, 0.02, 0.02, []resource{{"slots:worker:w1", 15, 0.02}, {"cpu:host", 2, 0.02}}))
 	sw := &loadgen.Sweep{

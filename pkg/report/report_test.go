@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/n8n-ceiling/n8n-ceiling/internal/testtool"
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/comparison"
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/loadgen"
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/snapshot"
@@ -40,13 +41,7 @@ func realResult(t *testing.T) *loadgen.Result {
 }
 
 func runRealSweep() (*loadgen.Result, error) {
-	sem := make(chan struct{}, 2)
-	app := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		sem <- struct{}{}
-		time.Sleep(50 * time.Millisecond)
-		<-sem
-		w.Write([]byte(`{"ok":true}`))
-	}))
+	app := httptest.NewServer(testtool.SlotHandler(2, 50*time.Millisecond))
 	defer app.Close()
 	fixture, err := os.ReadFile("testdata/exporter.prom")
 	if err != nil {
