@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/capacity"
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/loadgen"
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/redact"
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/snapshot"
@@ -66,21 +67,41 @@ type Prediction struct {
 // Hook adds the prediction. It fails when the scrape holds neither a
 // worker nor a resource series.
 func Compare(snap *snapshot.Snapshot, sum loadgen.Summary) (*Comparison, error) {
-	md, mdErr := snap.Model()
-	b, bErr := snap.Bounds()
-	if mdErr != nil && bErr != nil {
-		return nil, mdErr
+	return readModel(snap).compare(sum)
+}
+
+// model is one scrape's slot model and bound analysis, each with its
+// error: an exporter before the bound analysis has no resources, a
+// single-mode n8n no workers.
+type model struct {
+	snap  *snapshot.Snapshot
+	md    snapshot.Model
+	mdErr error
+	b     capacity.Bounds
+	bErr  error
+}
+
+func readModel(snap *snapshot.Snapshot) model {
+	m := model{snap: snap}
+	m.md, m.mdErr = snap.Model()
+	m.b, m.bErr = snap.Bounds()
+	return m
+}
+
+func (m model) compare(sum loadgen.Summary) (*Comparison, error) {
+	if m.mdErr != nil && m.bErr != nil {
+		return nil, m.mdErr
 	}
 	c := &Comparison{}
-	if mdErr == nil {
-		c.Ceiling, c.Bottleneck, c.Effective = md.Ceiling, md.Bottleneck, md.Effective
-	} else if pc := snap.Cluster.Ceiling; pc.OK {
+	if m.mdErr == nil {
+		c.Ceiling, c.Bottleneck, c.Effective = m.md.Ceiling, m.md.Bottleneck, m.md.Effective
+	} else if pc := m.snap.Cluster.Ceiling; pc.OK {
 		c.Ceiling = pc.Value
 	} else {
-		c.Ceiling = b.Ceiling
+		c.Ceiling = m.b.Ceiling
 	}
-	if bErr == nil {
-		c.Binding, c.SlotCeiling = snap.Binding(), b.SlotCeiling
+	if m.bErr == nil {
+		c.Binding, c.SlotCeiling = m.snap.Binding(), m.b.SlotCeiling
 	}
 	if c.Ceiling > 0 {
 		c.Ratio = sum.Throughput / c.Ceiling
@@ -118,12 +139,13 @@ func (h *Hook) compare(ctx context.Context, sr *loadgen.StepResult) *Comparison 
 	if err != nil {
 		return &Comparison{Error: redact.Text(err.Error())} // the client's error quotes the URL whole
 	}
-	c, err := Compare(snap, sr.Figures)
+	m := readModel(snap)
+	c, err := m.compare(sr.Figures)
 	if err != nil {
 		return &Comparison{Error: redact.Text(err.Error())}
 	}
 	if sr.Load.VUs > 0 {
-		h.predict(c, snap, sr.Load.VUs, sr.Figures)
+		h.predict(c, m, sr.Load.VUs, sr.Figures)
 	}
 	return c
 }

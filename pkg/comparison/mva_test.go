@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"math"
 	"net/http/httptest"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -141,5 +142,20 @@ func TestMVAAgainstARealSweep(t *testing.T) {
 		if _, ok := obj["prediction"][k]; !ok {
 			t.Errorf("prediction object lacks %q: %s", k, res.Steps[3].Exporter)
 		}
+	}
+}
+
+// Without worker series (n8n in single mode) the bound and the MVA still
+// come from the resources: the ceiling is the lowest, no slot side.
+func TestResourcesWithoutWorkers(t *testing.T) {
+	page, err := os.ReadFile("../snapshot/testdata/resources.prom")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := newPageServer(t, string(page))
+	c := attach(t, &Hook{Reader: &snapshot.Reader{URL: srv.URL + "/metrics"}}, closedStep(0, 1, 0.1, 9.8))
+	if !near(c.Ceiling, 2/0.034) || c.Binding != "cpu:host" || c.Bottleneck != "" || c.Prediction == nil ||
+		c.Prediction.Model != ModelMVA || c.Prediction.Throughput != 1/0.1 || c.Prediction.QueueWait != 0 {
+		t.Errorf("comparison %+v, prediction %+v", c, c.Prediction)
 	}
 }

@@ -34,24 +34,23 @@ type oneRequest struct {
 // mean response of that step's passing requests, less the waits the MVA
 // puts on its VUs (capacity.LatencyAlone; at one VU, the response itself).
 // An exporter without resource series gets the slot formula instead.
-func (h *Hook) predict(c *Comparison, snap *snapshot.Snapshot, vus int, sum loadgen.Summary) {
-	md, mdErr := snap.Model()
+func (h *Hook) predict(c *Comparison, m model, vus int, sum loadgen.Summary) {
 	queueWait := 0
-	if mdErr == nil {
-		queueWait = max(0, vus-md.Verdict.WorkerConcurrency)
+	if m.mdErr == nil {
+		queueWait = max(0, vus-m.md.Verdict.WorkerConcurrency)
 	}
-	b, err := snap.Bounds()
-	if err == nil && len(b.Stations()) == 0 {
+	err := m.bErr
+	if err == nil && len(m.b.Stations()) == 0 {
 		err = fmt.Errorf("no resource has a known demand yet")
 	}
 	if err != nil {
 		c.MVAError = err.Error()
-		if mdErr == nil {
-			c.Prediction = slotsPrediction(md, vus)
+		if m.mdErr == nil {
+			c.Prediction = slotsPrediction(m.md, vus)
 		}
 		return
 	}
-	net := capacity.Network{Stations: b.Stations()}
+	net := capacity.Network{Stations: m.b.Stations()}
 	base, err := h.oneRequest(net, vus, sum)
 	if err != nil {
 		c.MVAError = err.Error()
@@ -65,7 +64,7 @@ func (h *Hook) predict(c *Comparison, snap *snapshot.Snapshot, vus int, sum load
 	}
 	p := curve[vus-1]
 	c.Prediction = &Prediction{Model: ModelMVA, Throughput: p.Throughput, MeanLatencySeconds: p.Response, QueueWait: queueWait,
-		ResponseSeconds: p.Response, Binding: b.Bottleneck(), LargestQueue: p.Largest, LatencySeconds: latency, LatencyFromVUs: base.vus}
+		ResponseSeconds: p.Response, Binding: m.b.Bottleneck(), LargestQueue: p.Largest, LatencySeconds: latency, LatencyFromVUs: base.vus}
 }
 
 // oneRequest solves the one-request latency from this step when it is the
