@@ -150,13 +150,15 @@ func TestSettleTimeoutNamesTheDifference(t *testing.T) {
 // Against the fake lab the sweep reads the exporter after every step: each
 // step gets its MVA prediction (the latency from the one-VU step), the case
 // its figures at the measured step, and the model checks pass: the runner's
-// slots bind and the two 50 ms slots give 40/s.
+// slots bind and the two 50 ms slots give about 40/s. The bounds are loose:
+// timings on a shared machine are noise, and the checks' arithmetic has
+// its own tests.
 func TestModelChecksAgainstFakeLab(t *testing.T) {
 	newFakeLab(t, 50_000_000)
 	spec := fakeSpec(t)
 	spec.Cases = []Case{{Name: "curve", Env: map[string]string{"LAB_RUNNER_LIMITS": "2"}, Wait: Shape{RunnerLimits: []int{2}},
 		Load:   &Load{VUs: []int{1, 4}},
-		Expect: Expect{MeasuredOverCeiling: &Range{0.7, 1.3}, BindingKind: "slots", MVAWithin: ptr(0.3)}}}
+		Expect: Expect{MeasuredOverCeiling: &Range{0.5, 1.5}, BindingKind: "slots", MVAWithin: ptr(0.5)}}}
 	c := (&Runner{Spec: spec, Apply: NewApplier(spec.Apply, ".", nil)}).Run(context.Background()).Cases[0]
 	if c.Error != "" || !c.Passed {
 		t.Fatalf("case %s: error %q, checks %+v", c.Name, c.Error, c.Checks)

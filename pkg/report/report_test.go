@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/csv"
 	"encoding/json"
+	"math"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -102,10 +103,9 @@ func TestCSVColumns(t *testing.T) {
 			r[idx["prediction_model"]] != "mva" || r[idx["one_request_latency_seconds"]] == "" {
 			t.Errorf("row %d: %v", i, r)
 		}
-		// The MVA is exact at one VU (the latency is that step's own) and
-		// near the ceiling past the knee: within 25 % at every step here.
-		if ratio, err := strconv.ParseFloat(r[idx["predicted_over_measured"]], 64); err != nil || ratio < 0.75 || ratio > 1.25 {
-			t.Errorf("row %d predicted÷measured %q", i, r[idx["predicted_over_measured"]])
+		pred, _ := strconv.ParseFloat(r[idx["predicted_throughput_per_second"]], 64)
+		if ratio, err := strconv.ParseFloat(r[idx["predicted_over_measured"]], 64); err != nil || math.Abs(ratio-pred/s.Figures.Throughput) > 1e-9 {
+			t.Errorf("row %d predicted÷measured %q, predicted %v, measured %v", i, r[idx["predicted_over_measured"]], pred, s.Figures.Throughput)
 		}
 		tput, err := strconv.ParseFloat(r[idx["throughput_per_second"]], 64)
 		if err != nil || tput != s.Figures.Throughput {
