@@ -3,6 +3,7 @@ package compose
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/n8n-ceiling/n8n-ceiling/dashboards/metricnames"
@@ -83,12 +84,12 @@ func readYAML(t *testing.T, path string, v any) {
 func TestRulesExist(t *testing.T) {
 	alerts, records := readRules(t)
 	for _, a := range []string{"N8nRunnerSaturated", "N8nWorkerWithoutRunner", "N8nRunnerNoMemoryLimit",
-		"N8nRunnerMemoryNearLimit", "N8nRunnerOOMKilled", "N8nThroughputAtCeiling", "N8nExporterSourceDown"} {
+		"N8nRunnerMemoryNearLimit", "N8nRunnerOOMKilled", "N8nThroughputAtCeiling", "N8nBindingKindChanged", "N8nExporterSourceDown"} {
 		if alerts[a] == "" {
 			t.Errorf("alert %s missing", a)
 		}
 	}
-	for _, r := range []string{"probe:n8n_runner_utilisation:ratio", "cluster:n8n_ceiling_headroom:ratio"} {
+	for _, r := range []string{"probe:n8n_runner_utilisation:ratio", "cluster:n8n_executions_completed:rate2m", "cluster:n8n_ceiling_headroom:ratio"} {
 		if records[r] == "" {
 			t.Errorf("recording rule %s missing", r)
 		}
@@ -137,5 +138,20 @@ func TestRulesUseEmittedNames(t *testing.T) {
 				t.Errorf("%s uses %v, which no binary emits", name, bad)
 			}
 		}
+	}
+}
+
+// The measured rate prefers the exporter's exact count and falls back on
+// n8n's own counter; the headroom divides by the cluster's ceiling, the
+// minimum over every resource.
+func TestThroughputUsesTheExportersCountAndTheClusterCeiling(t *testing.T) {
+	_, records := readRules(t)
+	rate := records["cluster:n8n_executions_completed:rate2m"]
+	exporter, n8n := strings.Index(rate, "n8n_cluster_executions_total"), strings.Index(rate, "n8n_scaling_mode_queue_jobs_completed")
+	if exporter < 0 || n8n < exporter || !strings.Contains(rate[exporter:n8n], "or") {
+		t.Errorf("rate %q: want the exporter's count, or else n8n's", rate)
+	}
+	if !strings.Contains(records["cluster:n8n_ceiling_headroom:ratio"], "n8n_cluster_ceiling_executions_per_second") {
+		t.Errorf("headroom %q: want the cluster ceiling", records["cluster:n8n_ceiling_headroom:ratio"])
 	}
 }

@@ -45,6 +45,7 @@ func JSON() ([]byte, error) {
 	doc["__requires"] = []require{
 		{Type: "grafana", ID: "grafana", Name: "Grafana", Version: "10.0.0"},
 		{Type: "datasource", ID: "prometheus", Name: "Prometheus", Version: "1.0.0"},
+		{Type: "panel", ID: "bargauge", Name: "Bar gauge", Version: ""},
 		{Type: "panel", ID: "stat", Name: "Stat", Version: ""},
 		{Type: "panel", ID: "timeseries", Name: "Time series", Version: ""},
 	}

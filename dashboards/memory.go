@@ -8,19 +8,42 @@ import (
 
 const heapNote = " Heap panels miss Buffers (a Code node's Buffer lives outside the V8 heap), so read these container figures, not heap."
 
+// perContainer is a container memory figure on either platform, summed by
+// container and role: on Docker the exporter publishes it (n8nName); on
+// Kubernetes the kubelet's cAdvisor does (cadvisorName), joined with
+// n8n_container_info for the role and named <namespace>/<pod>/<container>
+// as the exporter names Kubernetes containers. role is a label matcher,
+// e.g. role="runner", or empty.
+func perContainer(n8nName, cadvisorName, role string) string {
+	own, info := n8nName, metricname.ContainerInfo+`{pod!=""}`
+	if role != "" {
+		own, info = n8nName+`{`+role+`}`, metricname.ContainerInfo+`{pod!="",`+role+`}`
+	}
+	return `sum by (container, role) (` + own + `) or sum by (container, role) (label_join(` + cadvisorName +
+		`{container!="",container!="POD"} * on (namespace,pod,container) group_left (role) ` + info +
+		`, "container", "/", "namespace", "pod", "container"))`
+}
+
+// cAdvisor's names for the same figures (dashboards/metricnames.Foreign).
+const (
+	cadvisorWorkingSet = "container_memory_working_set_bytes"
+	cadvisorRSS        = "container_memory_rss"
+)
+
 // memoryRow reads container memory as docker stats does, by role.
 func memoryRow(b *dashboard.DashboardBuilder) {
 	b.WithRow(dashboard.NewRowBuilder("Memory"))
 	b.WithPanel(graph("Working set vs limit",
-		"Working set (usage minus inactive file, as docker stats shows) per container by role, with each container's memory limit where one is set. "+
+		"Working set (usage minus inactive file, as docker stats shows; cAdvisor's on Kubernetes) per container by role, with each container's memory limit where one is set. "+
 			"Bad when a runner's working set nears its limit: the next task's Buffers get it OOM-killed."+heapNote,
 		"bytes", 12,
-		q(metricname.ContainerWorkingSet, "{{role}} {{container}}"),
+		q(perContainer(metricname.ContainerWorkingSet, cadvisorWorkingSet, ""), "{{role}} {{container}}"),
 		q(metricname.ContainerMemoryLimit+` > 0`, "limit {{container}}")))
 	b.WithPanel(statPanel("Runner memory of limit",
 		"Each runner's working set as a share of its memory limit. Orange from 80 %, red from 90 %: a runner holds up to its concurrency × the task's memory.",
 		"percentunit", 6,
-		q(metricname.ContainerWorkingSet+`{role="runner"} / (`+metricname.ContainerMemoryLimit+`{role="runner"} > 0)`, "{{container}}")).
+		q(`(`+perContainer(metricname.ContainerWorkingSet, cadvisorWorkingSet, `role="runner"`)+`) / on (container, role) (sum by (container, role) (`+
+			metricname.ContainerMemoryLimit+`{role="runner"}) > 0)`, "{{container}}")).
 		Thresholds(thresholds("green", step{0.8, "orange"}, step{0.9, "red"})).
 		Height(8))
 	b.WithPanel(statPanel("Runners without memory limit",
@@ -31,10 +54,10 @@ func memoryRow(b *dashboard.DashboardBuilder) {
 		ColorMode("background").
 		Thresholds(thresholds("green", step{1, "red"})))
 	b.WithPanel(graph("RSS",
-		"Anonymous memory per container (total_rss on cgroup v1, anon on v2): what the processes themselves hold, without page cache. "+
+		"Anonymous memory per container (total_rss on cgroup v1, anon on v2; cAdvisor's rss on Kubernetes): what the processes themselves hold, without page cache. "+
 			"Bad when it keeps climbing between loads: a leak, or tasks that hold data."+heapNote,
 		"bytes", 8,
-		q(metricname.ContainerRSS, "{{role}} {{container}}")))
+		q(perContainer(metricname.ContainerRSS, cadvisorRSS, ""), "{{role}} {{container}}")))
 	b.WithPanel(graph("Restarts and OOM kills",
 		"Docker's restart count and the OOM kills the container's cgroup counted (a runner under a supervisor can be killed without the container dying). "+
 			"Bad when either rises: tasks in flight were lost.",

@@ -32,8 +32,8 @@ func verdictRow(b *dashboard.DashboardBuilder) {
 		"none", 4, q(metricname.WorkerEffectiveConcurrency+`{`+byWorker+`}`, "{{worker}}")))
 	b.WithPanel(bottleneckStat())
 	b.WithPanel(statPanel("Ceiling",
-		"The most executions per second the cluster (and each worker) can finish, effective slots ÷ measured service time; absent until a service time is known. "+
-			"Bad when measured throughput nears it: the next request waits, so raise both limits together.",
+		"The most executions per second the cluster can finish, the lowest servers ÷ demand over every resource (slots and CPU), and each worker's slots alone; absent until a service time is known. "+
+			"Bad when measured throughput nears it: the next request waits, so add to the resource that binds.",
 		"suffix: /s", 4,
 		q(metricname.ClusterCeiling, "cluster"),
 		q(metricname.WorkerCeiling+`{`+byWorker+`}`, "{{worker}}")).
@@ -45,6 +45,8 @@ func verdictRow(b *dashboard.DashboardBuilder) {
 		q(`sum(`+metricname.WorkerRunnerCapacity+`{`+byWorker+`} == bool 0)`, "without runner")).
 		ColorMode("background").
 		Thresholds(thresholds("green", step{1, "red"})))
+	b.WithPanel(whatBinds())
+	b.WithPanel(cpuPerExecution())
 }
 
 // bottleneckStat states the limiting side in words: the query encodes it

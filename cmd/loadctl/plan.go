@@ -22,6 +22,9 @@ type planFlags struct {
 	targetRPS         float64
 	maxPerRunner      int
 	breaking          float64
+	cpu               demandList
+	cores             float64
+	latency           time.Duration
 	json              bool
 }
 
@@ -37,6 +40,9 @@ func newPlanFlagSet(f *planFlags, stderr io.Writer) *flag.FlagSet {
 	fs.Float64Var(&f.targetRPS, "target-rps", 0, "print the worker/runner pairs needed for this many executions per second")
 	fs.IntVar(&f.maxPerRunner, "max-runner-limit", 10, "with --target-rps: most tasks one runner may run (its memory sets this)")
 	fs.Float64Var(&f.breaking, "breaking-point", 0, "a measured breaking point (VUs or req/s); prints the 2/3 operating point")
+	fs.Var(&f.cpu, "cpu", "CPU seconds per execution by process, comma list, e.g. main=12ms,worker=9ms,runner=3ms,other=10ms: each process but other is a resource of one core, and the host's cores carry their sum")
+	fs.Float64Var(&f.cores, "cores", 0, "with --cpu: the host's online CPUs (required with --cpu)")
+	fs.DurationVar(&f.latency, "latency", 0, "latency of one request alone, for the MVA curve (default: the longest hold of any resource)")
 	fs.BoolVar(&f.json, "json", false, "print JSON instead of a table")
 	return fs
 }
@@ -88,11 +94,11 @@ func buildPlan(f planFlags) (planResult, error) {
 	if err != nil {
 		return planResult{}, err
 	}
-	if f.workerConcurrency == 0 && f.targetRPS == 0 && f.breaking == 0 {
-		return planResult{}, errors.New("--worker-concurrency is required (or --target-rps, or --breaking-point)")
+	if f.workerConcurrency == 0 && f.targetRPS == 0 && f.breaking == 0 && len(f.cpu) == 0 {
+		return planResult{}, errors.New("--worker-concurrency is required (or --cpu, --target-rps, or --breaking-point)")
 	}
 	res := planResult{}
-	if f.workerConcurrency != 0 || len(f.runnerLimits) > 0 || len(f.vus) > 0 || len(f.varyRunnerLimit) > 0 {
+	if f.workerConcurrency != 0 || len(f.runnerLimits) > 0 || len(f.varyRunnerLimit) > 0 || (len(f.vus) > 0 && len(f.cpu) == 0) {
 		if err := res.addCluster(f, svc); err != nil {
 			return planResult{}, err
 		}
@@ -117,6 +123,11 @@ func buildPlan(f planFlags) (planResult, error) {
 		}
 		res.Operating = &operatingJSON{BreakingPoint: f.breaking, OperatingPoint: op}
 	}
+	if len(f.cpu) > 0 || f.cores != 0 || f.latency != 0 {
+		if err := res.addBounds(f, svc); err != nil {
+			return planResult{}, err
+		}
+	}
 	return res, nil
 }
 
@@ -135,6 +146,9 @@ func (res *planResult) addCluster(f planFlags, svc capacity.ServiceTime) error {
 		}
 		res.Cluster = newClusterJSON(v, limits)
 		for _, n := range f.vus {
+			if !svc.Known() && len(f.cpu) > 0 {
+				break // the MVA curve covers --vus from the CPU demands
+			}
 			if !svc.Known() {
 				return errors.New("--vus needs --service-time")
 			}

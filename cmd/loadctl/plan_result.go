@@ -1,6 +1,10 @@
 package main
 
-import "github.com/n8n-ceiling/n8n-ceiling/pkg/capacity"
+import (
+	"math"
+
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/capacity"
+)
 
 // planResult is `loadctl plan --json`. Field names are documented in the
 // README; keep them stable.
@@ -10,6 +14,44 @@ type planResult struct {
 	Variations  []*clusterJSON   `json:"variations,omitempty"`
 	Sizing      *sizingJSON      `json:"sizing,omitempty"`
 	Operating   *operatingJSON   `json:"operating,omitempty"`
+	Bounds      *boundsJSON      `json:"bounds,omitempty"` // with --cpu or --latency
+	MVA         *mvaJSON         `json:"mva,omitempty"`    // with --cpu or --latency, when a demand is known
+}
+
+// boundsJSON is the bound analysis: every resource's ceiling, the lowest
+// binding.
+type boundsJSON struct {
+	Resources   []resourceJSON `json:"resources"`
+	Ceiling     *float64       `json:"ceiling_per_second,omitempty"`
+	Binding     []string       `json:"binding"`
+	SlotCeiling *float64       `json:"slot_ceiling_per_second,omitempty"`
+	Cores       float64        `json:"cores,omitempty"`
+}
+
+type resourceJSON struct {
+	Name    string   `json:"name"`
+	Kind    string   `json:"kind"`
+	Servers float64  `json:"servers"`
+	Demand  *float64 `json:"demand_seconds,omitempty"`     // absent while unknown
+	Ceiling *float64 `json:"ceiling_per_second,omitempty"` // absent while unknown or unbounded (demand 0)
+	Binding bool     `json:"binding"`
+}
+
+// mvaJSON is the closed-loop curve of capacity.Overlapping.
+type mvaJSON struct {
+	LatencySeconds float64        `json:"latency_seconds"`
+	LatencySource  string         `json:"latency_source"`
+	KneeVUs        float64        `json:"knee_vus"`
+	Points         []mvaPointJSON `json:"points"`
+}
+
+type mvaPointJSON struct {
+	VUs             int     `json:"vus"`
+	ThroughputPerS  float64 `json:"throughput_per_second"`
+	BoundPerS       float64 `json:"bound_per_second"`
+	ResponseSeconds float64 `json:"response_seconds"`
+	LargestQueue    string  `json:"largest_queue"`
+	LargestQueueLen float64 `json:"largest_queue_length"`
 }
 
 type clusterJSON struct {
@@ -50,6 +92,44 @@ type operatingJSON struct {
 }
 
 func ptr(f float64) *float64 { return &f }
+
+// finite is f, or nil for 0 (unknown) and +Inf (unbounded), which JSON
+// cannot carry.
+func finite(f float64) *float64 {
+	if f <= 0 || math.IsInf(f, 1) {
+		return nil
+	}
+	return ptr(f)
+}
+
+func newBoundsJSON(b capacity.Bounds, cores float64) *boundsJSON {
+	out := &boundsJSON{Ceiling: finite(b.Ceiling), Binding: b.Binding, SlotCeiling: finite(b.SlotCeiling), Cores: cores}
+	if out.Binding == nil {
+		out.Binding = []string{}
+	}
+	for _, r := range b.Resources {
+		rj := resourceJSON{Name: r.Name, Kind: string(r.Kind), Servers: r.Servers, Ceiling: finite(r.Ceiling), Binding: r.Binding}
+		if r.Known() {
+			rj.Demand = ptr(r.Demand)
+		}
+		out.Resources = append(out.Resources, rj)
+	}
+	return out
+}
+
+func newMVAJSON(curve []capacity.Point, a capacity.Asymptotic, source string) *mvaJSON {
+	m := &mvaJSON{LatencySeconds: a.Cycle, LatencySource: source, KneeVUs: a.Knee()}
+	for _, p := range curve {
+		mp := mvaPointJSON{VUs: p.N, ThroughputPerS: p.Throughput, BoundPerS: a.Throughput(p.N), ResponseSeconds: p.Response, LargestQueue: p.Largest}
+		for _, s := range p.Stations {
+			if s.Name == p.Largest {
+				mp.LargestQueueLen = s.Queue
+			}
+		}
+		m.Points = append(m.Points, mp)
+	}
+	return m
+}
 
 func newClusterJSON(v capacity.Verdict, limits []int) *clusterJSON {
 	w := v.Workers[0]

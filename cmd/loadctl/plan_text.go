@@ -25,6 +25,12 @@ func writePlanText(w io.Writer, r planResult) {
 	if o := r.Operating; o != nil {
 		fmt.Fprintf(w, "operating point  %.1f = 2/3 × breaking point %.1f\n", o.OperatingPoint, o.BreakingPoint)
 	}
+	if b := r.Bounds; b != nil {
+		writeBounds(w, b)
+	}
+	if m := r.MVA; m != nil {
+		writeMVA(w, m, r.Bounds, r.Predictions)
+	}
 }
 
 func writeCluster(w io.Writer, c *clusterJSON) {

@@ -99,3 +99,34 @@ func exposed(t *testing.T, m *prom.Metrics) []string {
 	}
 	return out
 }
+
+// Every metric a query selects is found, ours or not, and nothing else:
+// not functions, aggregations, keywords, label names, label values,
+// strings, numbers or durations.
+func TestInQueryFindsEverySelector(t *testing.T) {
+	for expr, want := range map[string][]string{
+		`sum by (container, role) (label_join(container_memory_working_set_bytes{container!="",container!="POD"} * on (namespace,pod,container) group_left (role) n8n_container_info{pod!=""}, "container", "/", "namespace", "pod", "container"))`: {"container_memory_working_set_bytes", "n8n_container_info"},
+		`quantile_over_time(0.5, probe:n8n_runner_utilisation:ratio[1m]) >= 1 and on () (sum(n8n_queue_jobs{state=~"waiting|active"}) > sum(n8n_runner_tasks_running))`:                                                                             {"n8n_queue_jobs", "n8n_runner_tasks_running"},
+		`sum(n8n_worker_runner_capacity{worker=~"$worker"} == bool 0) + 1e-9 * up offset 5m`:                                                                                                                                                        {"n8n_worker_runner_capacity", "up"},
+		`n8n_service_time_seconds and on (stage, source) (n8n_exporter_service_time_used == 1)`:                                                                                                                                                     {"n8n_service_time_seconds", "n8n_exporter_service_time_used"},
+		`max by (kind) (label_replace(n8n_cluster_bottleneck == 1, "kind", "$1", "resource", "([a-z]+):.*"))`:                                                                                                                                       {"n8n_cluster_bottleneck"},
+		`sum(rate(x_total[$__rate_interval])) / count without (instance) (y) or vector(0)`:                                                                                                                                                          {"x_total", "y"},
+	} {
+		if got := InQuery(expr); !slices.Equal(got, want) {
+			t.Errorf("InQuery(%s)\n= %v, want %v", expr, got, want)
+		}
+	}
+}
+
+// A foreign name counts as known only when Foreign lists it, with why.
+func TestUnknownAcceptsListedForeignNames(t *testing.T) {
+	for name, why := range Foreign {
+		if strings.HasPrefix(name, "n8n_") || why == "" {
+			t.Errorf("foreign %s: %q", name, why)
+		}
+	}
+	expr := `container_memory_working_set_bytes * on (pod) n8n_container_info + container_memory_cache + up`
+	if got := Unknown(expr, Known()); !slices.Equal(got, []string{"container_memory_cache", "up"}) {
+		t.Errorf("Unknown = %v, want the unlisted foreign names", got)
+	}
+}

@@ -1,6 +1,7 @@
 // Package comparison sets each step of a sweep against the capacity model
-// the exporter publishes: the ceiling, measured ÷ ceiling, the bottleneck
-// and the closed-loop prediction for the step's VUs. Hook attaches it to a
+// the exporter publishes: the ceiling (the bound over every resource),
+// measured ÷ ceiling, the binding resource, and for closed-loop steps the
+// mean value analysis prediction for the step's VUs. Hook attaches it to a
 // loadgen.Sweep; Of reads it back from a step result.
 package comparison
 
@@ -20,42 +21,96 @@ import (
 // exporter at the end of the step. It is the step's `exporter` object in
 // the sweep result.
 type Comparison struct {
-	Ceiling    float64     `json:"ceiling_per_second"`
-	Ratio      float64     `json:"measured_over_ceiling"`
-	Bottleneck string      `json:"bottleneck"`
-	Effective  int         `json:"effective_concurrency"`
-	Prediction *Prediction `json:"prediction,omitempty"` // closed loop with a known service time
-	Error      string      `json:"error,omitempty"`      // the scrape failed, URLs redacted; other fields are empty
+	Ceiling    float64 `json:"ceiling_per_second"`
+	Ratio      float64 `json:"measured_over_ceiling"`
+	Bottleneck string  `json:"bottleneck"`
+	Effective  int     `json:"effective_concurrency"`
+	// Binding is the resource whose ceiling is the cluster's, e.g.
+	// cpu:host or slots:runner:<worker>; empty from an exporter without
+	// resource series.
+	Binding     string      `json:"binding,omitempty"`
+	SlotCeiling float64     `json:"slot_ceiling_per_second,omitempty"` // what the slots alone would allow
+	Prediction  *Prediction `json:"prediction,omitempty"`              // closed loop only
+	// MVAError says why a closed-loop step has no MVA prediction.
+	MVAError string `json:"mva_error,omitempty"`
+	Error    string `json:"error,omitempty"` // the scrape failed, URLs redacted; other fields are empty
 }
 
-// Prediction is capacity.PredictClosedLoop for the step's VUs.
+// Model names how a prediction was made.
+const (
+	// ModelMVA is capacity.Overlapping over the exporter's resources, with
+	// the one-request latency taken from the sweep's lowest step.
+	ModelMVA = "mva"
+	// ModelSlots is capacity.PredictClosedLoop, min(VUs / job time, slot
+	// ceiling), for an exporter without resource series.
+	ModelSlots = "slots"
+)
+
+// Prediction is what the model expects from the step's VUs.
 type Prediction struct {
+	Model              string  `json:"model,omitempty"` // ModelMVA or ModelSlots; absent in results before the MVA
 	Throughput         float64 `json:"throughput_per_second"`
-	MeanLatencySeconds float64 `json:"mean_latency_seconds"`
-	QueueWait          int     `json:"queue_wait"`
+	MeanLatencySeconds float64 `json:"mean_latency_seconds"` // VUs / throughput: the response time
+	QueueWait          int     `json:"queue_wait"`           // jobs waiting in Redis: max(0, VUs − worker concurrency)
+	// The MVA's figures: the response time, the resource the curve rises
+	// to (the binding one), the station with the longest queue at these
+	// VUs, and the one-request latency used with the VUs of the step it
+	// came from.
+	ResponseSeconds float64 `json:"response_seconds,omitempty"`
+	Binding         string  `json:"binding,omitempty"`
+	LargestQueue    string  `json:"largest_queue,omitempty"`
+	LatencySeconds  float64 `json:"one_request_latency_seconds,omitempty"`
+	LatencyFromVUs  int     `json:"latency_from_vus,omitempty"`
 }
 
-// Compare sets one step's figures against a model.
-func Compare(md snapshot.Model, st loadgen.Step, sum loadgen.Summary) *Comparison {
-	c := &Comparison{Ceiling: md.Ceiling, Bottleneck: md.Bottleneck, Effective: md.Effective}
-	if md.Ceiling > 0 {
-		c.Ratio = sum.Throughput / md.Ceiling
+// Compare sets one step's figures against a scrape: the bound only; the
+// Hook adds the prediction. It fails when the scrape holds neither a
+// worker nor a resource series.
+func Compare(snap *snapshot.Snapshot, sum loadgen.Summary) (*Comparison, error) {
+	return readModel(snap).compare(sum)
+}
+
+// model is one scrape's slot model and bound analysis, each with its
+// error: an exporter before the bound analysis has no resources, a
+// single-mode n8n no workers.
+type model struct {
+	snap  *snapshot.Snapshot
+	md    snapshot.Model
+	mdErr error
+	b     capacity.Bounds
+	bErr  error
+}
+
+func readModel(snap *snapshot.Snapshot) model {
+	m := model{snap: snap}
+	m.md, m.mdErr = snap.Model()
+	m.b, m.bErr = snap.Bounds()
+	return m
+}
+
+func (m model) compare(sum loadgen.Summary) (*Comparison, error) {
+	if m.mdErr != nil && m.bErr != nil {
+		return nil, m.mdErr
 	}
-	if st.VUs > 0 {
-		if p, err := capacity.PredictClosedLoop(md.Verdict, st.VUs); err == nil {
-			c.Prediction = &Prediction{Throughput: p.Throughput, MeanLatencySeconds: p.MeanLatency.Seconds(), QueueWait: p.QueueWait}
-		}
+	c := &Comparison{}
+	if m.mdErr == nil {
+		c.Ceiling, c.Bottleneck, c.Effective = m.md.Ceiling, m.md.Bottleneck, m.md.Effective
+	} else if pc := m.snap.Cluster.Ceiling; pc.OK {
+		c.Ceiling = pc.Value
+	} else {
+		c.Ceiling = m.b.Ceiling
 	}
-	return c
+	if m.bErr == nil {
+		c.Binding, c.SlotCeiling = m.snap.Binding(), m.b.SlotCeiling
+	}
+	if c.Ceiling > 0 {
+		c.Ratio = sum.Throughput / c.Ceiling
+	}
+	return c, nil
 }
 
 // readTimeout bounds the scrape at the end of each step.
 const readTimeout = 5 * time.Second
-
-// Hook is the loadgen.StepHook that reads the exporter after each step.
-type Hook struct {
-	Reader *snapshot.Reader
-}
 
 var _ loadgen.StepHook = (*Hook)(nil)
 
@@ -84,11 +139,15 @@ func (h *Hook) compare(ctx context.Context, sr *loadgen.StepResult) *Comparison 
 	if err != nil {
 		return &Comparison{Error: redact.Text(err.Error())} // the client's error quotes the URL whole
 	}
-	md, err := snap.Model()
+	m := readModel(snap)
+	c, err := m.compare(sr.Figures)
 	if err != nil {
 		return &Comparison{Error: redact.Text(err.Error())}
 	}
-	return Compare(md, sr.Load, sr.Figures)
+	if sr.Load.VUs > 0 {
+		h.predict(c, m, sr.Load.VUs, sr.Figures)
+	}
+	return c
 }
 
 // Of reads the comparison a Hook attached to a step; nil when there is

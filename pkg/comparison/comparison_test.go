@@ -40,8 +40,13 @@ func TestHookAttachesTheComparison(t *testing.T) {
 	if c == nil || c.Error != "" || c.Bottleneck != "runner" || c.Effective != 10 || math.Abs(c.Ratio-0.5) > 1e-9 {
 		t.Fatalf("comparison %+v", c)
 	}
-	if p := c.Prediction; p == nil || math.Abs(p.Throughput-c.Ceiling) > 1e-9 || p.QueueWait != 0 {
+	// The fixture is from an exporter before the bound analysis: no
+	// resource series, so the slot formula stands in for the MVA.
+	if p := c.Prediction; p == nil || p.Model != ModelSlots || math.Abs(p.Throughput-c.Ceiling) > 1e-9 || p.QueueWait != 0 {
 		t.Errorf("prediction %+v for ceiling %v", p, c.Ceiling)
+	}
+	if c.Binding != "" || !strings.Contains(c.MVAError, "no resource series") {
+		t.Errorf("binding %q, MVA error %q: want none, and why", c.Binding, c.MVAError)
 	}
 	// The step's `exporter` object keeps the documented field names.
 	var obj map[string]any
@@ -81,7 +86,9 @@ func TestHookOpenLoopErrorsAndCancel(t *testing.T) {
 // A sweep result written and read back keeps each step's comparison; one
 // that does not decode is shown as its error, not dropped.
 func TestOfAfterJSONRoundTrip(t *testing.T) {
-	c := &Comparison{Ceiling: 3.5, Ratio: 0.9, Bottleneck: "worker", Effective: 7, Prediction: &Prediction{Throughput: 3.5, MeanLatencySeconds: 2, QueueWait: 1}}
+	c := &Comparison{Ceiling: 3.5, Ratio: 0.9, Bottleneck: "worker", Effective: 7, Binding: "slots:worker:w1", SlotCeiling: 3.5,
+		Prediction: &Prediction{Model: ModelMVA, Throughput: 3.4, MeanLatencySeconds: 2, QueueWait: 1, ResponseSeconds: 2,
+			Binding: "slots:worker:w1", LargestQueue: "slots:worker:w1", LatencySeconds: 1.1, LatencyFromVUs: 1}}
 	raw, _ := json.Marshal(c)
 	res := &loadgen.Result{Schema: loadgen.SchemaVersion, Steps: []loadgen.StepResult{{Exporter: raw}, {Index: 1, Exporter: json.RawMessage(`"text"`)}, {Index: 2}}}
 	var buf bytes.Buffer

@@ -25,6 +25,21 @@ type Expect struct {
 	// WorkersWithoutRunner: what the exporter reported before the first
 	// failed request (read when the case settled, before any load).
 	WorkersWithoutRunner *int `yaml:"workers_without_runner" json:"workers_without_runner,omitempty"`
+	// MeasuredOverCeiling bounds the best step's passing throughput ÷ the
+	// ceiling the exporter published at that step's end.
+	MeasuredOverCeiling *Range `yaml:"measured_over_ceiling" json:"measured_over_ceiling,omitempty"`
+	// BindingKind: the resource binding at the best step is of this kind
+	// (its name starts "cpu:" or "slots:").
+	BindingKind string `yaml:"binding_kind" json:"binding_kind,omitempty"`
+	// MVAWithin is the largest allowed |MVA prediction / measured − 1| at
+	// every step of a closed-loop sweep.
+	MVAWithin *float64 `yaml:"mva_within" json:"mva_within,omitempty"`
+}
+
+// Range is an inclusive interval.
+type Range struct {
+	Min float64 `yaml:"min" json:"min"`
+	Max float64 `yaml:"max" json:"max"`
 }
 
 func (e Expect) validate() error {
@@ -49,7 +64,7 @@ func (e Expect) validate() error {
 	if e.WorkersWithoutRunner != nil && *e.WorkersWithoutRunner < 0 {
 		return fmt.Errorf("expect.workers_without_runner %d: want 0 or more", *e.WorkersWithoutRunner)
 	}
-	return nil
+	return e.validateModel()
 }
 
 // Evaluate judges the checks against a finished case.
@@ -82,6 +97,7 @@ func (e Expect) Evaluate(c *CaseResult) []CheckResult {
 		}
 		add("workers_without_runner", fmt.Sprintf("%d before the first failure", *e.WorkersWithoutRunner), got, ok)
 	}
+	e.model(c, add)
 	return out
 }
 

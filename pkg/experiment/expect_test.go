@@ -10,14 +10,19 @@ import (
 func ptr[T any](v T) *T { return &v }
 
 // sampleCase is a finished case as the runner would record it: runner
-// limit 5, 1.06 s tasks, a runner that rose by 1.4 GiB and one OOM kill.
+// limit 5, 1.06 s tasks, a runner that rose by 1.4 GiB and one OOM kill,
+// the runner slots binding and the MVA 2 % above measured.
 func sampleCase() CaseResult {
 	return CaseResult{
-		Name:      "limit-5",
-		Settled:   &Topology{WorkerConcurrency: []int{15, 15}, RunnerLimits: []int{5}, Workers: 2, WorkersWithoutRunner: 1, WithoutRunner: []string{"n8n-lab-worker-2"}},
-		Measured:  Measured{Ceiling: 4.60, From: "knee", Step: loadgen.Step{VUs: 20}},
-		Predicted: &Prediction{Ceiling: 4.717, ForLoad: 4.717, Bottleneck: "runner", TaskSeconds: 1.06, TaskSource: "probe"},
-		Failures:  Failures{Requests: 200, Failed: 10, Rate: 0.05, ByKind: map[string]int64{"status": 10}},
+		Name:     "limit-5",
+		Settled:  &Topology{WorkerConcurrency: []int{15, 15}, RunnerLimits: []int{5}, Workers: 2, WorkersWithoutRunner: 1, WithoutRunner: []string{"n8n-lab-worker-2"}},
+		Measured: Measured{Ceiling: 4.60, From: "knee", Step: loadgen.Step{VUs: 20}},
+		Predicted: &Prediction{Ceiling: 4.717, ForLoad: 4.717, Bottleneck: "runner", Binding: "slots:runner:n8n-lab-worker-1", SlotCeiling: 4.717,
+			TaskSeconds: 1.06, TaskSource: "probe"},
+		Model: &StepModel{Step: loadgen.Step{VUs: 20}, Measured: 4.60, Ceiling: 4.717, MeasuredOverCeiling: 4.60 / 4.717,
+			Binding: "slots:runner:n8n-lab-worker-1", SlotCeiling: 4.717, MVA: 4.70, MVAOverMeasured: 4.70 / 4.60, MVAResponse: 4.26,
+			OneRequestLatency: 1.08, Source: FromStep},
+		Failures: Failures{Requests: 200, Failed: 10, Rate: 0.05, ByKind: map[string]int64{"status": 10}},
 		Memory: []ContainerMemory{
 			{Container: "n8n-lab-runner-1-1", Role: "runner", BaselineBytes: 85 * mib, PeakBytes: 1519 * mib, OOMKills: 1},
 			{Container: "n8n-lab-worker-1", Role: "worker", BaselineBytes: 200 * mib, PeakBytes: 230 * mib},

@@ -22,7 +22,8 @@ import (
 //     holding its slot for a fixed delay and 100 MiB of pretend memory;
 //   - an exporter serving the n8n_ metrics the real exporter would, built
 //     from the state file and from what the webhook is doing: topology,
-//     ceiling = limit / task time, probe running tasks and task-time
+//     ceiling = limit / task time, the slot resources (the runner's
+//     binding) and an idle host CPU, probe running tasks and task-time
 //     histogram, runner working set, and an OOM kill once the pretend
 //     memory passes the limit (those requests then fail with HTTP 500).
 type fakeLab struct {
@@ -165,6 +166,18 @@ n8n_container_oom_kills_total{container="n8n-lab-runner-1-1",role="runner"} %d
 n8n_container_oom_killed{container="n8n-lab-runner-1-1",role="runner"} %d
 # TYPE n8n_container_restarts gauge
 n8n_container_restarts{container="n8n-lab-runner-1-1",role="runner"} 0
+# TYPE n8n_resource_servers gauge
+n8n_resource_servers{resource="slots:worker:n8n-lab-worker-1"} 15
+n8n_resource_servers{resource="slots:runner:n8n-lab-worker-1"} %d
+n8n_resource_servers{resource="cpu:host"} 2
+# TYPE n8n_resource_demand_seconds gauge
+n8n_resource_demand_seconds{resource="slots:worker:n8n-lab-worker-1"} %[5]g
+n8n_resource_demand_seconds{resource="slots:runner:n8n-lab-worker-1"} %[5]g
+n8n_resource_demand_seconds{resource="cpu:host"} 0.001
+# TYPE n8n_cluster_bottleneck gauge
+n8n_cluster_bottleneck{resource="slots:worker:n8n-lab-worker-1"} 0
+n8n_cluster_bottleneck{resource="slots:runner:n8n-lab-worker-1"} 1
+n8n_cluster_bottleneck{resource="cpu:host"} 0
 `, limit, limit, min(limit, 15), float64(min(limit, 15))/task, task, task, running, tasks, sum, tasks,
-		(80+running*fakeTaskMiB)*mib, 200*mib, memMiB*mib, kills, killed)
+		(80+running*fakeTaskMiB)*mib, 200*mib, memMiB*mib, kills, killed, limit)
 }

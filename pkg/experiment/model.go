@@ -65,7 +65,10 @@ func PredictionOf(s *snapshot.Snapshot) Prediction {
 	if s == nil {
 		s = &snapshot.Snapshot{}
 	}
-	p := Prediction{Topology: TopologyOf(s)}
+	p := Prediction{Topology: TopologyOf(s), Binding: s.Binding()}
+	if b, err := s.Bounds(); err == nil {
+		p.SlotCeiling = b.SlotCeiling
+	}
 	md, err := s.Model()
 	if err != nil {
 		p.Error = err.Error()

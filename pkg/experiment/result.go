@@ -34,6 +34,7 @@ type CaseResult struct {
 	Measured  Measured          `json:"measured"`
 	Predicted *Prediction       `json:"predicted,omitempty"`
 	Ratio     float64           `json:"measured_over_predicted,omitempty"`
+	Model     *StepModel        `json:"model,omitempty"` // the bound and the MVA at the measured step
 	Probe     *ProbeFigures     `json:"probe,omitempty"`
 	Memory    []ContainerMemory `json:"memory"`
 	Failures  Failures          `json:"failures"`
@@ -66,6 +67,8 @@ type Prediction struct {
 	Ceiling     float64    `json:"ceiling_per_second"`
 	ForLoad     float64    `json:"for_load_per_second"` // min(ceiling, VUs / job time) for a closed load
 	Bottleneck  string     `json:"bottleneck"`
+	Binding     string     `json:"binding,omitempty"`                 // the resource n8n_cluster_bottleneck marks
+	SlotCeiling float64    `json:"slot_ceiling_per_second,omitempty"` // what the slots alone would allow
 	Effective   int        `json:"effective_concurrency"`
 	JobSeconds  float64    `json:"job_seconds"`
 	JobSource   string     `json:"job_source,omitempty"`

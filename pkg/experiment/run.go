@@ -8,8 +8,10 @@ import (
 	"sync"
 	"time"
 
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/comparison"
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/loadgen"
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/redact"
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/snapshot"
 )
 
 // Runner runs a spec's cases one after another.
@@ -112,7 +114,8 @@ func (r *Runner) measure(ctx context.Context, c Case, env map[string]string, cr 
 
 func (r *Runner) load(ctx context.Context, plan loadgen.Plan, lt *loadgen.Target, smp *sampler, cr *CaseResult) error {
 	first := &firstFailure{}
-	sw := &loadgen.Sweep{Plan: plan, Target: lt, RecordBody: r.RecordBody, ProgressEvery: time.Second, OnProgress: first.observe(r.progress)}
+	sw := &loadgen.Sweep{Plan: plan, Target: lt, RecordBody: r.RecordBody, ProgressEvery: time.Second, OnProgress: first.observe(r.progress),
+		Hook: &comparison.Hook{Reader: &snapshot.Reader{URL: smp.exporter, Client: r.Client}}}
 	stop := smp.start(ctx)
 	first.start = time.Now()
 	res, err := sw.Run(ctx)
@@ -121,7 +124,8 @@ func (r *Runner) load(ctx context.Context, plan loadgen.Plan, lt *loadgen.Target
 		return fmt.Errorf("load: %w", err)
 	}
 	cr.Sweep = res
-	cr.Measured = measured(res)
+	var at int
+	cr.Measured, at = measured(res)
 	cr.Failures = failuresOf(res.Total, first.after())
 	cr.Probe, cr.Memory = smp.figures()
 	p := PredictionOf(smp.lastExporter())
@@ -132,9 +136,24 @@ func (r *Runner) load(ctx context.Context, plan loadgen.Plan, lt *loadgen.Target
 	if p.ForLoad > 0 {
 		cr.Ratio = cr.Measured.Ceiling / p.ForLoad
 	}
-	r.logf("  measured %.3f/s (%s), predicted %.3f/s, bottleneck %s, failed %d of %d",
-		cr.Measured.Ceiling, cr.Measured.From, p.ForLoad, p.Bottleneck, cr.Failures.Failed, cr.Failures.Requests)
+	if at >= 0 {
+		cr.Model = StepModelOf(res.Steps[at], &p)
+	}
+	r.logf("  measured %.3f/s (%s), predicted %.3f/s, bottleneck %s, failed %d of %d%s",
+		cr.Measured.Ceiling, cr.Measured.From, p.ForLoad, p.Bottleneck, cr.Failures.Failed, cr.Failures.Requests, modelLog(cr.Model))
 	return nil
+}
+
+// modelLog is the bound and the MVA for the log line.
+func modelLog(m *StepModel) string {
+	if m == nil || m.Ceiling <= 0 {
+		return ""
+	}
+	s := fmt.Sprintf("; ceiling %.3f/s set by %s (measured ÷ ceiling %.3f)", m.Ceiling, m.Binding, m.MeasuredOverCeiling)
+	if m.MVA > 0 {
+		s += fmt.Sprintf(", MVA %.3f/s", m.MVA)
+	}
+	return s
 }
 
 // firstFailure notes when progress first shows a failed request.
@@ -176,18 +195,18 @@ func (f *firstFailure) after() *float64 {
 	return &s
 }
 
-// measured takes the knee when the sweep found one, else the best step.
-func measured(res *loadgen.Result) Measured {
-	if res.Knee != nil {
-		return Measured{Ceiling: res.Knee.MeasuredCeiling, From: "knee", Step: res.Knee.Load}
+// measured takes the knee when the sweep found one, else the best step,
+// and the index of that step (-1 when no step ran).
+func measured(res *loadgen.Result) (Measured, int) {
+	if k := res.Knee; k != nil {
+		return Measured{Ceiling: k.MeasuredCeiling, From: "knee", Step: k.Load}, k.Index
 	}
-	var m Measured
-	for _, s := range res.Steps {
-		if m.From == "" || s.Figures.Throughput > m.Ceiling {
-			m = Measured{Ceiling: s.Figures.Throughput, From: "best step", Step: s.Load}
-		}
+	i := bestStep(res)
+	if i < 0 {
+		return Measured{}, i
 	}
-	return m
+	s := res.Steps[i]
+	return Measured{Ceiling: s.Figures.Throughput, From: "best step", Step: s.Load}, i
 }
 
 func failuresOf(t loadgen.Summary, first *float64) Failures {

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/comparison"
 )
 
 // fakeSpec is a small experiment against fakeLab: two runner limits, then
@@ -142,5 +144,43 @@ func TestSettleTimeoutNamesTheDifference(t *testing.T) {
 	}
 	if c.Sweep != nil {
 		t.Error("load ran although the shape never settled")
+	}
+}
+
+// Against the fake lab the sweep reads the exporter after every step: each
+// step gets its MVA prediction (the latency from the one-VU step), the case
+// its figures at the measured step, and the model checks pass: the runner's
+// slots bind and the two 50 ms slots give about 40/s. The bounds are loose:
+// timings on a shared machine are noise, and the checks' arithmetic has
+// its own tests.
+func TestModelChecksAgainstFakeLab(t *testing.T) {
+	newFakeLab(t, 50_000_000)
+	spec := fakeSpec(t)
+	spec.Cases = []Case{{Name: "curve", Env: map[string]string{"LAB_RUNNER_LIMITS": "2"}, Wait: Shape{RunnerLimits: []int{2}},
+		Load:   &Load{VUs: []int{1, 4}},
+		Expect: Expect{MeasuredOverCeiling: &Range{0.5, 1.5}, BindingKind: "slots", MVAWithin: ptr(0.5)}}}
+	c := (&Runner{Spec: spec, Apply: NewApplier(spec.Apply, ".", nil)}).Run(context.Background()).Cases[0]
+	if c.Error != "" || !c.Passed {
+		t.Fatalf("case %s: error %q, checks %+v", c.Name, c.Error, c.Checks)
+	}
+	for _, ch := range c.Checks {
+		t.Logf("%s: %s", ch.Name, ch.Got)
+	}
+	if len(c.Checks) != 3 || !strings.Contains(c.Checks[1].Got, "slots:runner:n8n-lab-worker-1") {
+		t.Errorf("checks %+v", c.Checks)
+	}
+	for _, s := range c.Sweep.Steps {
+		cmp := comparison.Of(s)
+		if cmp == nil || cmp.Prediction == nil || cmp.Prediction.Model != comparison.ModelMVA || cmp.Prediction.LatencyFromVUs != 1 {
+			t.Errorf("step %s: %+v", s.Load.Label(), cmp)
+		}
+	}
+	if c.Sweep.Settings.Exporter == "" {
+		t.Error("the sweep does not record the exporter it read")
+	}
+	m := c.Model
+	if m == nil || m.Source != FromStep || m.Binding != "slots:runner:n8n-lab-worker-1" || m.Ceiling <= 0 || m.MVA <= 0 ||
+		m.Step != c.Measured.Step || m.Measured != c.Measured.Ceiling {
+		t.Errorf("model at the measured step %+v, measured %+v", m, c.Measured)
 	}
 }

@@ -59,6 +59,12 @@ func TestParseRejectsBadSpecsByField(t *testing.T) {
 		{"bottleneck", strings.Replace(minimalSpec, "{name: a}", "{name: a, expect: {bottleneck: cpu}}", 1), "expect.bottleneck \"cpu\""},
 		{"fail rate", strings.Replace(minimalSpec, "{name: a}", "{name: a, expect: {fail_rate_max: 5}}", 1), "expect.fail_rate_max 5"},
 		{"unknown expect", strings.Replace(minimalSpec, "{name: a}", "{name: a, expect: {fast: true}}", 1), "field fast not found"},
+		{"ratio range", strings.Replace(minimalSpec, "{name: a}", "{name: a, expect: {measured_over_ceiling: {min: 1.1, max: 0.9}}}", 1), "expect.measured_over_ceiling {min: 1.1, max: 0.9}"},
+		{"ratio range from 0", strings.Replace(minimalSpec, "{name: a}", "{name: a, expect: {measured_over_ceiling: {max: 2}}}", 1), "want 0 < min ≤ max"},
+		{"binding kind", strings.Replace(minimalSpec, "{name: a}", "{name: a, expect: {binding_kind: disk}}", 1), "expect.binding_kind \"disk\""},
+		{"mva within", strings.Replace(minimalSpec, "{name: a}", "{name: a, expect: {mva_within: 0}}", 1), "expect.mva_within 0"},
+		{"mva open loop", strings.NewReplacer("vus: [1]", "model: open, rates: [2], max_in_flight: 10", "{name: a}", "{name: a, expect: {mva_within: 0.1}}").Replace(minimalSpec), "the MVA predicts closed loads"},
+		{"model checks", strings.Replace(minimalSpec, "{name: a}", "{name: a, expect: {measured_over_ceiling: {min: 0.9, max: 1.1}, binding_kind: cpu, mva_within: 0.1}}", 1), ""},
 		{"seed without block", strings.Replace(minimalSpec, "{name: a}", "{name: a, seed: {x: '1'}}", 1), "seed: the experiment has no seed block"},
 		{"seed column", minimalSpec + "seed: {source: s, columns: [y]}\n" + "", ""},
 	} {
@@ -101,8 +107,8 @@ func TestCaseOverridesLayOverTheExperiment(t *testing.T) {
 // carry their acceptance checks.
 func TestShippedSpecs(t *testing.T) {
 	files, err := filepath.Glob("../../e2e/experiments/*.yaml")
-	if err != nil || len(files) != 5 {
-		t.Fatalf("specs %v (%v), want 5", files, err)
+	if err != nil || len(files) != 6 {
+		t.Fatalf("specs %v (%v), want 6", files, err)
 	}
 	byName := map[string]*Spec{}
 	for _, f := range files {
@@ -118,11 +124,26 @@ func TestShippedSpecs(t *testing.T) {
 			t.Errorf("%s holds experiment %q", f, s.Name)
 		}
 	}
+	// Slot-bound cases: within 3 % of the published ceiling, the slots bind.
+	for _, name := range []string{"runner-limit", "worker-bound"} {
+		for _, c := range byName[name].Cases {
+			if r := c.Expect.MeasuredOverCeiling; r == nil || *r != (Range{0.97, 1.03}) || c.Expect.BindingKind != "slots" || c.Expect.Bottleneck == "" {
+				t.Errorf("%s %s expects %+v", name, c.Name, c.Expect)
+			}
+		}
+	}
 	rl := byName["runner-limit"]
 	for i, want := range []string{"runner", "runner", "runner", "worker"} {
-		if c := rl.Cases[i]; c.Expect.Bottleneck != want || c.Expect.Within == nil || *c.Expect.Within != 0.05 {
+		if c := rl.Cases[i]; c.Expect.Bottleneck != want {
 			t.Errorf("runner-limit %s expects %+v", c.Name, c.Expect)
 		}
+	}
+	if c := rl.Cases[1]; c.Name != "limit-5" || c.Expect.MVAWithin == nil || *c.Expect.MVAWithin != 0.10 || rl.CaseLoad(c).VUs[0] != 1 {
+		t.Errorf("runner-limit limit-5: %+v, load %+v; want an MVA sweep from 1 VU within 10 %%", c.Expect, rl.CaseLoad(c))
+	}
+	cpu := byName["cpu-bound"]
+	if c := cpu.Cases[0]; c.Expect.BindingKind != "cpu" || *c.Expect.MeasuredOverCeiling != (Range{0.90, 1.10}) || cpu.Target.Body["burn_ms"] != 50 {
+		t.Errorf("cpu-bound: %+v, body %v", c.Expect, cpu.Target.Body)
 	}
 	if c := byName["pairs"].Cases[0]; c.Env["LAB_TASK_REQUEST_TIMEOUT"] != "10" || c.Expect.WorkersWithoutRunner == nil {
 		t.Errorf("pairs case %+v", c)
@@ -130,9 +151,27 @@ func TestShippedSpecs(t *testing.T) {
 	if m := byName["memory"].Cases; m[0].Expect.RunnerWSRiseMinMiB == nil || *m[1].Expect.OOM != true {
 		t.Errorf("memory cases %+v", m)
 	}
-	for _, c := range byName["scenarios"].Cases {
-		if c.Expect != (Expect{}) {
-			t.Errorf("scenario %s asserts %+v; its figures are recorded, not asserted", c.Name, c.Expect)
+	checkScenarios(t, byName["scenarios"])
+}
+
+// Queue mode is within 10 % of the ceiling, a CPU binds the short
+// workflows and the single webhook is an MVA sweep; single mode is
+// recorded, not asserted.
+func checkScenarios(t *testing.T, s *Spec) {
+	t.Helper()
+	for _, c := range s.Cases {
+		e := c.Expect
+		switch {
+		case strings.HasPrefix(c.Name, "single-"):
+			if e != (Expect{}) {
+				t.Errorf("scenario %s asserts %+v; single mode is recorded, not asserted", c.Name, e)
+			}
+		case e.MeasuredOverCeiling == nil || *e.MeasuredOverCeiling != (Range{0.90, 1.10}):
+			t.Errorf("scenario %s expects %+v, want measured ÷ ceiling 0.90 to 1.10", c.Name, e)
+		case c.Name != "queue-binary" && e.BindingKind != "cpu":
+			t.Errorf("scenario %s: binding kind %q, want cpu", c.Name, e.BindingKind)
+		case c.Name == "queue-single-webhook" && (e.MVAWithin == nil || *e.MVAWithin != 0.10 || s.CaseLoad(c).VUs[0] != 1):
+			t.Errorf("scenario %s: %+v, want an MVA sweep from 1 VU within 10 %%", c.Name, e)
 		}
 	}
 }

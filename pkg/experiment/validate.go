@@ -113,6 +113,9 @@ func (s *Spec) validateCase(c Case) error {
 	if err := c.Expect.validate(); err != nil {
 		return err
 	}
+	if c.Expect.MVAWithin != nil && p.Model != loadgen.Closed {
+		return fmt.Errorf("expect.mva_within: the MVA predicts closed loads (vus), not rates")
+	}
 	return s.validateSeed(c)
 }
 

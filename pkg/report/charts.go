@@ -83,9 +83,19 @@ func throughputChart(res *loadgen.Result) Chart {
 		return math.NaN()
 	})
 	if hasValue(pred) {
-		c.Lines = []Series{{Name: "model for these VUs", Color: colPredict, Values: pred, Dashed: true}}
+		c.Lines = []Series{{Name: predictedName(res), Color: colPredict, Values: pred, Dashed: true}}
 	}
 	return c
+}
+
+// predictedName names the predicted curve after the model that drew it.
+func predictedName(res *loadgen.Result) string {
+	for _, s := range res.Steps {
+		if p := prediction(s); p != nil && p.Model == comparison.ModelMVA {
+			return "MVA prediction for these VUs"
+		}
+	}
+	return "model for these VUs"
 }
 
 func latencyChart(res *loadgen.Result) Chart {
@@ -110,6 +120,15 @@ func latencyChart(res *loadgen.Result) Chart {
 			}
 			return pick[i](s.Figures.Latency)
 		})})
+	}
+	resp := perStep(res, func(s loadgen.StepResult) float64 {
+		if p := prediction(s); p != nil && p.ResponseSeconds > 0 {
+			return p.ResponseSeconds
+		}
+		return math.NaN()
+	})
+	if hasValue(resp) {
+		c.Lines = append(c.Lines, Series{Name: "MVA mean response", Color: colPredict, Values: resp, Dashed: true})
 	}
 	return c
 }

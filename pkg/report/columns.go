@@ -65,6 +65,32 @@ var exporterColumns = []column{
 	{"predicted_mean_latency_seconds", "pred mean", pred(func(p *comparison.Prediction) string { return secs(p.MeanLatencySeconds) }), pred(func(p *comparison.Prediction) string { return num(p.MeanLatencySeconds) }), false},
 	{"predicted_queue_wait", "pred queue", pred(func(p *comparison.Prediction) string { return strconv.Itoa(p.QueueWait) }), nil, false},
 	{"exporter_error", "exporter", cmpErr, nil, false},
+	// Appended after the first columns so CSV positions stay as they were.
+	{"binding", "binding", cmp(func(c *comparison.Comparison) string { return c.Binding }), nil, false},
+	{"prediction_model", "model", pred(func(p *comparison.Prediction) string { return p.Model }), nil, false},
+	{"predicted_over_measured", "pred÷meas", predOverMeasured(pct), predOverMeasured(num), false},
+	{"one_request_latency_seconds", "1-req latency", pred(func(p *comparison.Prediction) string { return secsOrEmpty(p.LatencySeconds, secs) }),
+		pred(func(p *comparison.Prediction) string { return secsOrEmpty(p.LatencySeconds, num) }), false},
+}
+
+// predOverMeasured is the predicted throughput ÷ the step's passing
+// throughput, empty when nothing passed.
+func predOverMeasured(format func(float64) string) func(row) string {
+	return func(r row) string {
+		c, tput := r.cmp, r.s.Figures.Throughput
+		if c == nil || c.Error != "" || c.Prediction == nil || tput <= 0 {
+			return ""
+		}
+		return format(c.Prediction.Throughput / tput)
+	}
+}
+
+// secsOrEmpty leaves a figure the prediction lacks (0) empty.
+func secsOrEmpty(v float64, format func(float64) string) string {
+	if v <= 0 {
+		return ""
+	}
+	return format(v)
 }
 
 func kneeMark(k bool) string {

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/experiment"
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/loadgen"
 )
 
 // Cell formatters shared by the experiment table, Markdown and HTML views,
@@ -19,27 +20,65 @@ func perSec(v float64) string {
 	return fmt.Sprintf("%.3f/s", v)
 }
 
-func predictedCell(c experiment.CaseResult) string {
-	if c.Predicted == nil || c.Predicted.ForLoad <= 0 {
-		return "-"
+// caseModel is the case's model at its measured step; a result written
+// before the bound analysis gets the read after the load.
+func caseModel(c experiment.CaseResult) *experiment.StepModel {
+	if c.Model != nil {
+		return c.Model
 	}
-	return perSec(c.Predicted.ForLoad)
+	p := c.Predicted
+	if p == nil {
+		return nil
+	}
+	m := &experiment.StepModel{Step: c.Measured.Step, Measured: c.Measured.Ceiling, Ceiling: p.Ceiling, Binding: p.Binding,
+		SlotCeiling: p.SlotCeiling, Source: experiment.FromAfterLoad}
+	if m.Binding == "" {
+		m.Binding = p.Bottleneck
+	}
+	if m.Ceiling > 0 {
+		m.MeasuredOverCeiling = m.Measured / m.Ceiling
+	}
+	return m
 }
 
-func ratioCell(c experiment.CaseResult) string {
-	p := predictedOf(c)
-	if p <= 0 || c.Measured.Ceiling <= 0 {
+// modelCell formats one figure of the case's model, "-" when it has none.
+func modelCell(f func(*experiment.StepModel) string) func(experiment.CaseResult) string {
+	return func(c experiment.CaseResult) string {
+		if m := caseModel(c); m != nil {
+			return f(m)
+		}
 		return "-"
 	}
-	return fmt.Sprintf("%.3f", c.Measured.Ceiling/p)
 }
 
-func bottleneckCell(c experiment.CaseResult) string {
-	if c.Predicted == nil || c.Predicted.Bottleneck == "" {
+// ratio3 is a ratio to three decimals, "-" when it is unknown.
+func ratio3(v float64) string {
+	if v <= 0 {
 		return "-"
 	}
-	return c.Predicted.Bottleneck
+	return fmt.Sprintf("%.3f", v)
 }
+
+var (
+	ceilingCell      = modelCell(func(m *experiment.StepModel) string { return perSec(m.Ceiling) })
+	ceilingRatioCell = modelCell(func(m *experiment.StepModel) string { return ratio3(m.MeasuredOverCeiling) })
+	bindingCell      = modelCell(func(m *experiment.StepModel) string { return orDash(m.Binding) })
+	mvaCell          = modelCell(func(m *experiment.StepModel) string { return perSec(m.MVA) })
+	mvaRatioCell     = modelCell(func(m *experiment.StepModel) string { return ratio3(m.MVAOverMeasured) })
+)
+
+// stepModelCells are a sweep step's ceiling, measured ÷ ceiling, binding
+// resource, MVA and MVA ÷ measured, from the exporter read at its end.
+func stepModelCells(s loadgen.StepResult) []string {
+	m := experiment.StepModelOf(s, nil)
+	if m == nil {
+		return []string{"-", "-", "-", "-", "-"}
+	}
+	return []string{perSec(m.Ceiling), ratio3(m.MeasuredOverCeiling), orDash(m.Binding), perSec(m.MVA), ratio3(m.MVAOverMeasured)}
+}
+
+// stepModelHeads name stepModelCells.
+var stepModelHeads = []string{"ceiling", "measured÷ceiling", "binding", "MVA", "MVA÷measured"}
 
 func taskCell(c experiment.CaseResult) string {
 	if c.Probe == nil || c.Probe.MeanTaskSeconds <= 0 {
@@ -120,7 +159,10 @@ func checksCell(c experiment.CaseResult) string {
 }
 
 // caseColumns is the per-case row every view shows, in reading order:
-// failures before throughput, throughput before the model.
+// failures before throughput, throughput before the model: the published
+// ceiling (the bound over every resource), measured ÷ ceiling and the
+// resource that binds, then the MVA's prediction, all at the measured
+// step.
 var caseColumns = []struct {
 	head string
 	cell func(experiment.CaseResult) string
@@ -129,9 +171,11 @@ var caseColumns = []struct {
 	{"load", loadCell},
 	{"failed", failCell},
 	{"measured", func(c experiment.CaseResult) string { return perSec(c.Measured.Ceiling) }},
-	{"predicted", predictedCell},
-	{"ratio", ratioCell},
-	{"bottleneck", bottleneckCell},
+	{"ceiling", ceilingCell},
+	{"measured÷ceiling", ceilingRatioCell},
+	{"binding", bindingCell},
+	{"MVA", mvaCell},
+	{"MVA÷measured", mvaRatioCell},
 	{"task time", taskCell},
 	{"running max/med", runningCell},
 	{"memory rise", memoryCell},

@@ -34,6 +34,7 @@ type experimentRow struct {
 
 var experimentTmpl = template.Must(template.New("experiment").Funcs(template.FuncMap{
 	"pct": func(v float64) float64 { return 100 * v }, "mib": func(v int64) float64 { return float64(v) / mib },
+	"model": stepModelCells, "modelHeads": func() []string { return stepModelHeads },
 }).Parse(`<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -54,14 +55,15 @@ th{background:#f5f5f5}td:first-child,th:first-child{text-align:left}
 {{with .Failed}}<ul class="warn">{{range .}}<li>{{.}}</li>{{end}}</ul>{{end}}
 {{.Chart}}
 <h2>Cases (read in this order: failures → throughput → model)</h2>
+<p class="sub">measured: passing requests per second at the knee, else the best step · ceiling: the exporter's published ceiling, the lowest servers ÷ demand over every resource, read at that step's end · binding: the resource that sets it · MVA: mean value analysis for that step's VUs (demands from the exporter, the one-request latency from the sweep's lowest step)</p>
 <div class="scroll"><table><thead><tr>{{range .Head}}<th>{{.}}</th>{{end}}</tr></thead><tbody>
 {{range .Rows}}<tr>{{range .Cells}}<td>{{.}}</td>{{end}}</tr>
 {{end}}</tbody></table></div>
 {{range .Rows}}{{with .Case}}<h3>{{.Name}}{{with .Group}} · {{.}}{{end}}</h3>
 <p>{{with .Error}}<span class="fail">error: {{.}}</span><br>{{end}}env {{range $k, $v := .Env}}<code>{{$k}}={{$v}}</code> {{end}}· settled after {{printf "%.0f" .SettleSec}} s{{with .Predicted}} · service time job {{printf "%.3f" .JobSeconds}} s ({{.JobSource}}), task {{printf "%.3f" .TaskSeconds}} s ({{.TaskSource}}){{end}}</p>
 {{with .Checks}}<ul>{{range .}}<li><code>{{.Name}}</code> want {{.Want}}, got {{.Got}}: {{if .Passed}}<span class="ok">ok</span>{{else}}<span class="fail">FAILED</span>{{end}}</li>{{end}}</ul>{{end}}
-{{with .Sweep}}<div class="scroll"><table><thead><tr><th>step</th><th>pass rate</th><th>errors</th><th>passing req/s</th><th>p50</th><th>p95</th><th>mean in flight</th></tr></thead><tbody>
-{{range .Steps}}<tr><td>{{.Load.Label}}</td><td>{{printf "%.1f%%" (pct .Figures.PassRate)}}</td><td>{{range $k, $n := .Figures.Errors}}{{if $n}}{{$k}} {{$n}} {{end}}{{end}}</td><td>{{printf "%.3f" .Figures.Throughput}}</td><td>{{printf "%.3f s" .Figures.Latency.P50}}</td><td>{{printf "%.3f s" .Figures.Latency.P95}}</td><td>{{printf "%.1f" .Figures.MeanInFlight}}</td></tr>
+{{with .Sweep}}<div class="scroll"><table><thead><tr><th>step</th><th>pass rate</th><th>errors</th><th>passing req/s</th><th>p50</th><th>p95</th><th>mean in flight</th>{{range modelHeads}}<th>{{.}}</th>{{end}}</tr></thead><tbody>
+{{range .Steps}}<tr><td>{{.Load.Label}}</td><td>{{printf "%.1f%%" (pct .Figures.PassRate)}}</td><td>{{range $k, $n := .Figures.Errors}}{{if $n}}{{$k}} {{$n}} {{end}}{{end}}</td><td>{{printf "%.3f" .Figures.Throughput}}</td><td>{{printf "%.3f s" .Figures.Latency.P50}}</td><td>{{printf "%.3f s" .Figures.Latency.P95}}</td><td>{{printf "%.1f" .Figures.MeanInFlight}}</td>{{range model .}}<td>{{.}}</td>{{end}}</tr>
 {{end}}</tbody></table></div>{{end}}
 {{with .Memory}}<div class="scroll"><table><thead><tr><th>container</th><th>role</th><th>baseline MiB</th><th>peak MiB</th><th>limit MiB</th><th>OOM kills</th><th>restarts</th></tr></thead><tbody>
 {{range .}}<tr><td>{{.Container}}</td><td>{{.Role}}</td><td>{{printf "%.0f" (mib .BaselineBytes)}}</td><td>{{printf "%.0f" (mib .PeakBytes)}}</td><td>{{printf "%.0f" (mib .LimitBytes)}}</td><td>{{.OOMKills}}{{if .OOMKilled}} (killed){{end}}</td><td>{{.Restarts}}</td></tr>

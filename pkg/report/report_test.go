@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/csv"
+	"encoding/json"
+	"math"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -14,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/n8n-ceiling/n8n-ceiling/internal/testtool"
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/comparison"
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/loadgen"
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/snapshot"
@@ -26,8 +29,9 @@ var (
 )
 
 // realResult runs a short closed sweep against a local server with two
-// slots of 50 ms (a 40/s ceiling) and an exporter serving the fixture, so
-// every report is rendered from measured data.
+// slots of 50 ms (a 40/s ceiling) and an exporter serving that shape
+// (testdata/exporter.prom), so every report is rendered from measured
+// data and the MVA's predictions.
 func realResult(t *testing.T) *loadgen.Result {
 	t.Helper()
 	sweepOnce.Do(func() { sweepRes, sweepErr = runRealSweep() })
@@ -38,15 +42,9 @@ func realResult(t *testing.T) *loadgen.Result {
 }
 
 func runRealSweep() (*loadgen.Result, error) {
-	sem := make(chan struct{}, 2)
-	app := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		sem <- struct{}{}
-		time.Sleep(50 * time.Millisecond)
-		<-sem
-		w.Write([]byte(`{"ok":true}`))
-	}))
+	app := httptest.NewServer(testtool.SlotHandler(2, 50*time.Millisecond))
 	defer app.Close()
-	fixture, err := os.ReadFile("../snapshot/testdata/exporter.prom")
+	fixture, err := os.ReadFile("testdata/exporter.prom")
 	if err != nil {
 		return nil, err
 	}
@@ -87,7 +85,8 @@ func TestCSVColumns(t *testing.T) {
 	}
 	want := "step,load,vus,rate_per_second,pass_rate,error_rate,errors_status,errors_timeout,errors_connection,errors_check,errors_dropped," +
 		"throughput_per_second,p50_seconds,p90_seconds,p95_seconds,p99_seconds,mean_in_flight,requests,knee," +
-		"ceiling_per_second,measured_over_ceiling,bottleneck,predicted_throughput_per_second,predicted_mean_latency_seconds,predicted_queue_wait,exporter_error"
+		"ceiling_per_second,measured_over_ceiling,bottleneck,predicted_throughput_per_second,predicted_mean_latency_seconds,predicted_queue_wait,exporter_error," +
+		"binding,prediction_model,predicted_over_measured,one_request_latency_seconds"
 	if got := strings.Join(recs[0], ","); got != want {
 		t.Fatalf("header\n%s\nwant\n%s", got, want)
 	}
@@ -100,8 +99,13 @@ func TestCSVColumns(t *testing.T) {
 	}
 	for i, r := range recs[1:] {
 		s := res.Steps[i]
-		if r[idx["vus"]] != strconv.Itoa(s.Load.VUs) || r[idx["bottleneck"]] != "runner" {
+		if r[idx["vus"]] != strconv.Itoa(s.Load.VUs) || r[idx["bottleneck"]] != "runner" || r[idx["binding"]] != "slots:runner:worker-1" ||
+			r[idx["prediction_model"]] != "mva" || r[idx["one_request_latency_seconds"]] == "" {
 			t.Errorf("row %d: %v", i, r)
+		}
+		pred, _ := strconv.ParseFloat(r[idx["predicted_throughput_per_second"]], 64)
+		if ratio, err := strconv.ParseFloat(r[idx["predicted_over_measured"]], 64); err != nil || math.Abs(ratio-pred/s.Figures.Throughput) > 1e-9 {
+			t.Errorf("row %d predicted÷measured %q, predicted %v, measured %v", i, r[idx["predicted_over_measured"]], pred, s.Figures.Throughput)
 		}
 		tput, err := strconv.ParseFloat(r[idx["throughput_per_second"]], 64)
 		if err != nil || tput != s.Figures.Throughput {
@@ -150,7 +154,8 @@ func TestHTMLSelfContained(t *testing.T) {
 	if m := externalRef.FindString(page); m != "" {
 		t.Errorf("external reference %q in the report", m)
 	}
-	for _, want := range []string{"Passing throughput per step", "predicted ceiling 9.43/s", "Latency percentiles", "Error and check-failure rates", "FAILED"} {
+	for _, want := range []string{"Passing throughput per step", "predicted ceiling 40.00/s", "MVA prediction for these VUs", "MVA mean response",
+		"Latency percentiles", "Error and check-failure rates", "FAILED"} {
 		if !strings.Contains(page, want) {
 			t.Errorf("report lacks %q", want)
 		}
@@ -192,5 +197,26 @@ func TestTableNamesFirstErrors(t *testing.T) {
 	st, conn := strings.Index(out, "first status error: HTTP 502"), strings.Index(out, "first connection error: dial tcp")
 	if st < 0 || conn < 0 || st > conn {
 		t.Errorf("table output:\n%s", out)
+	}
+}
+
+// The knee line names the exporter's ceiling with the resource that sets
+// it, measured ÷ ceiling, and the MVA's prediction for the knee's VUs.
+func TestKneeLineNamesBindingAndMVA(t *testing.T) {
+	step := func(c *comparison.Comparison) *loadgen.Result {
+		raw, _ := json.Marshal(c)
+		return &loadgen.Result{Knee: &loadgen.Knee{Index: 0, Load: loadgen.Step{VUs: 8}, MeasuredCeiling: 36.6},
+			Steps: []loadgen.StepResult{{Load: loadgen.Step{VUs: 8}, Exporter: raw}}}
+	}
+	mva := &comparison.Comparison{Ceiling: 37.5, Ratio: 36.6 / 37.5, Bottleneck: "worker", Binding: "cpu:host",
+		Prediction: &comparison.Prediction{Model: comparison.ModelMVA, Throughput: 35.9}}
+	want := "knee: step 1 (8 VU), measured ceiling 36.60 req/s, exporter's ceiling 37.50 req/s set by cpu:host, measured÷ceiling 97.6%, " +
+		"MVA predicted 35.90 req/s at 8 VU (predicted÷measured 98.1%)"
+	if got := KneeLine(step(mva)); got != want {
+		t.Errorf("knee line\n%s\nwant\n%s", got, want)
+	}
+	old := &comparison.Comparison{Ceiling: 9.43, Ratio: 0.5, Bottleneck: "runner"}
+	if got := KneeLine(step(old)); !strings.HasSuffix(got, "set by runner slots, measured÷ceiling 50.0%") {
+		t.Errorf("knee line without resources: %s", got)
 	}
 }

@@ -41,10 +41,31 @@ func KneeLine(res *loadgen.Result) string {
 	}
 	k := res.Knee
 	line := fmt.Sprintf("knee: step %d (%s), measured ceiling %.2f req/s", k.Index+1, k.Load.Label(), k.MeasuredCeiling)
-	if c := comparison.Of(res.Steps[k.Index]); c != nil && c.Error == "" && c.Ceiling > 0 {
-		line += fmt.Sprintf(", predicted %.2f req/s (%s-bound), measured÷predicted %.1f%%", c.Ceiling, c.Bottleneck, 100*c.Ratio)
+	c := comparison.Of(res.Steps[k.Index])
+	if c == nil || c.Error != "" || c.Ceiling <= 0 {
+		return line
+	}
+	line += fmt.Sprintf(", exporter's ceiling %.2f req/s set by %s, measured÷ceiling %.1f%%", c.Ceiling, bindingWord(c), 100*c.Ratio)
+	if p := c.Prediction; p != nil && k.MeasuredCeiling > 0 {
+		line += fmt.Sprintf(", %s predicted %.2f req/s at %s (predicted÷measured %.1f%%)", modelWord(p), p.Throughput, k.Load.Label(), 100*p.Throughput/k.MeasuredCeiling)
 	}
 	return line
+}
+
+// bindingWord names the binding resource, or the slot side for an
+// exporter without resource series.
+func bindingWord(c *comparison.Comparison) string {
+	if c.Binding != "" {
+		return c.Binding
+	}
+	return c.Bottleneck + " slots"
+}
+
+func modelWord(p *comparison.Prediction) string {
+	if p.Model == comparison.ModelMVA {
+		return "MVA"
+	}
+	return "slot formula"
 }
 
 func verdict(ok bool) string {

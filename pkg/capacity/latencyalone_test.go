@@ -1,0 +1,80 @@
+package capacity
+
+import (
+	"errors"
+	"math"
+	"testing"
+)
+
+// Solving for the latency undoes Overlapping: the response a latency gives
+// at n users leads back to that latency, below the knee, at it and past it.
+// Far past the knee the response hardly depends on the latency, so the
+// latency comes back to 1e-6 and the response it gives to 1e-9.
+func TestLatencyAloneInvertsOverlapping(t *testing.T) {
+	_, lab := labShaped(t)
+	cpu := Network{Stations: []Station{
+		{Name: "cpu:host", Servers: 2, Demand: 0.034},
+		{Name: "cpu:main", Servers: 1, Demand: 0.012},
+		{Name: "slots:worker:w1", Servers: 15, Demand: 0.035},
+	}}
+	for _, tc := range []struct {
+		name    string
+		net     Network
+		latency float64
+	}{{"runner-bound lab", lab, 1.26}, {"cpu-bound", cpu, 0.05}, {"cpu-bound with think time", Network{Stations: cpu.Stations, Think: 0.2}, 0.04}} {
+		for _, n := range []int{1, 2, 5, 6, 9, 30} {
+			c, err := Overlapping(tc.net, tc.latency, n)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := LatencyAlone(tc.net, n, c[n-1].Response)
+			if err != nil {
+				t.Fatal(err)
+			}
+			back, err := Overlapping(tc.net, got, n)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := c[n-1].Response
+			if math.Abs(got-tc.latency) > 1e-6*tc.latency || math.Abs(back[n-1].Response-want) > 1e-9*want {
+				t.Errorf("%s N=%d: latency %v from response %v (gives %v), want %v", tc.name, n, got, want, back[n-1].Response, tc.latency)
+			}
+		}
+	}
+}
+
+// One user never waits: the latency is the response itself.
+func TestLatencyAloneOneUserIsTheResponse(t *testing.T) {
+	_, lab := labShaped(t)
+	if got, err := LatencyAlone(lab, 1, 1.3); err != nil || got != 1.3 {
+		t.Fatalf("N=1: %v, %v; want 1.3 exactly", got, err)
+	}
+}
+
+// A response shorter than the longest hold, or too short for the waits
+// at n users, gives the longest hold: Overlapping accepts nothing less.
+func TestLatencyAloneNeverBelowTheLongestHold(t *testing.T) {
+	_, lab := labShaped(t)
+	for _, tc := range []struct {
+		n        int
+		response float64
+	}{{1, 0.9}, {1, 1.1}, {40, 1.2}} {
+		got, err := LatencyAlone(lab, tc.n, tc.response)
+		if err != nil || got != lab.MaxHold() {
+			t.Errorf("N=%d response %v: %v, %v; want the longest hold %v", tc.n, tc.response, got, err, lab.MaxHold())
+		}
+	}
+}
+
+func TestLatencyAloneRejects(t *testing.T) {
+	_, lab := labShaped(t)
+	for _, tc := range []struct {
+		net      Network
+		n        int
+		response float64
+	}{{lab, 0, 1}, {lab, 1, 0}, {lab, 1, math.NaN()}, {lab, 1, math.Inf(1)}, {Network{}, 1, 1}} {
+		if _, err := LatencyAlone(tc.net, tc.n, tc.response); !errors.Is(err, ErrInvalid) {
+			t.Errorf("N=%d response %v: err %v, want ErrInvalid", tc.n, tc.response, err)
+		}
+	}
+}

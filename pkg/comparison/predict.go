@@ -1,0 +1,97 @@
+package comparison
+
+import (
+	"fmt"
+	"math"
+	"sync"
+
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/capacity"
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/loadgen"
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/snapshot"
+)
+
+// Hook is the loadgen.StepHook that reads the exporter after each step.
+// It serves one sweep: it keeps, from step to step, the one-request
+// latency the MVA needs, which the exporter cannot see (n8n answers a
+// webhook before its route metrics do).
+type Hook struct {
+	Reader *snapshot.Reader
+
+	mu   sync.Mutex
+	base *oneRequest
+}
+
+// oneRequest is the latency of one request alone and the VUs of the step
+// it was solved from.
+type oneRequest struct {
+	seconds float64
+	vus     int
+}
+
+// predict adds the step's prediction. The MVA runs over the resources read
+// at this step's end (the demands measured under its load); its
+// one-request latency comes from the lowest closed-loop step so far: the
+// mean response of that step's passing requests, less the waits the MVA
+// puts on its VUs (capacity.LatencyAlone; at one VU, the response itself).
+// An exporter without resource series gets the slot formula instead.
+func (h *Hook) predict(c *Comparison, m model, vus int, sum loadgen.Summary) {
+	queueWait := 0
+	if m.mdErr == nil {
+		queueWait = max(0, vus-m.md.Verdict.WorkerConcurrency)
+	}
+	err := m.bErr
+	if err == nil && len(m.b.Stations()) == 0 {
+		err = fmt.Errorf("no resource has a known demand yet")
+	}
+	if err != nil {
+		c.MVAError = err.Error()
+		if m.mdErr == nil {
+			c.Prediction = slotsPrediction(m.md, vus)
+		}
+		return
+	}
+	net := capacity.Network{Stations: m.b.Stations()}
+	base, err := h.oneRequest(net, vus, sum)
+	if err != nil {
+		c.MVAError = err.Error()
+		return
+	}
+	latency := math.Max(base.seconds, net.MaxHold())
+	curve, err := capacity.Overlapping(net, latency, vus)
+	if err != nil {
+		c.MVAError = err.Error()
+		return
+	}
+	p := curve[vus-1]
+	c.Prediction = &Prediction{Model: ModelMVA, Throughput: p.Throughput, MeanLatencySeconds: p.Response, QueueWait: queueWait,
+		ResponseSeconds: p.Response, Binding: m.b.Bottleneck(), LargestQueue: p.Largest, LatencySeconds: latency, LatencyFromVUs: base.vus}
+}
+
+// oneRequest solves the one-request latency from this step when it is the
+// lowest closed-loop step so far with a passing request, and returns the
+// latency in force.
+func (h *Hook) oneRequest(net capacity.Network, vus int, sum loadgen.Summary) (oneRequest, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if sum.Latency.Count > 0 && (h.base == nil || vus < h.base.vus) {
+		l, err := capacity.LatencyAlone(net, vus, sum.Latency.Mean)
+		if err != nil {
+			return oneRequest{}, err
+		}
+		h.base = &oneRequest{seconds: l, vus: vus}
+	}
+	if h.base == nil {
+		return oneRequest{}, fmt.Errorf("no one-request latency yet: no closed-loop step so far had a passing request")
+	}
+	return *h.base, nil
+}
+
+// slotsPrediction is the formula for an exporter without resource series:
+// min(VUs / job time, slot ceiling).
+func slotsPrediction(md snapshot.Model, vus int) *Prediction {
+	p, err := capacity.PredictClosedLoop(md.Verdict, vus)
+	if err != nil {
+		return nil
+	}
+	return &Prediction{Model: ModelSlots, Throughput: p.Throughput, MeanLatencySeconds: p.MeanLatency.Seconds(), QueueWait: p.QueueWait}
+}

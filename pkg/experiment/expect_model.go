@@ -1,0 +1,93 @@
+package experiment
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/comparison"
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/loadgen"
+)
+
+// Binding kinds: the prefix of a resource name.
+var bindingKinds = []string{"cpu", "slots"}
+
+func (e Expect) validateModel() error {
+	if r := e.MeasuredOverCeiling; r != nil && !(r.Min > 0 && r.Min <= r.Max && !math.IsInf(r.Max, 1)) {
+		return fmt.Errorf("expect.measured_over_ceiling {min: %v, max: %v}: want 0 < min ≤ max", r.Min, r.Max)
+	}
+	if e.BindingKind != "" && e.BindingKind != bindingKinds[0] && e.BindingKind != bindingKinds[1] {
+		return fmt.Errorf("expect.binding_kind %q: want cpu or slots", e.BindingKind)
+	}
+	if e.MVAWithin != nil && !(*e.MVAWithin > 0 && *e.MVAWithin <= 1) {
+		return fmt.Errorf("expect.mva_within %v: want more than 0 and at most 1", *e.MVAWithin)
+	}
+	return nil
+}
+
+// model judges the checks against the exporter's model: measured ÷
+// ceiling and the binding kind at the best step, the MVA at every step.
+func (e Expect) model(c *CaseResult, add addFunc) {
+	best := bestStep(c.Sweep)
+	var at *StepModel
+	if best >= 0 {
+		at = StepModelOf(c.Sweep.Steps[best], c.Predicted)
+	}
+	if r := e.MeasuredOverCeiling; r != nil {
+		got, ok := "no ceiling", false
+		if at != nil && at.Ceiling > 0 {
+			got = fmt.Sprintf("%.3f at %s (%.3f/s ÷ %.3f/s, read %s)", at.MeasuredOverCeiling, at.Step.Label(), at.Measured, at.Ceiling, readWhen(at))
+			ok = at.MeasuredOverCeiling >= r.Min && at.MeasuredOverCeiling <= r.Max
+		}
+		add("measured_over_ceiling", fmt.Sprintf("%.2f to %.2f at the best step", r.Min, r.Max), got, ok)
+	}
+	if e.BindingKind != "" {
+		got := "none published"
+		if at != nil && at.Binding != "" {
+			got = fmt.Sprintf("%s at %s", at.Binding, at.Step.Label())
+		}
+		add("binding_kind", e.BindingKind+" (a "+e.BindingKind+": resource binds at the best step)", got,
+			at != nil && strings.HasPrefix(at.Binding, e.BindingKind+":"))
+	}
+	if e.MVAWithin != nil {
+		got, ok := mvaAtEveryStep(c.Sweep, *e.MVAWithin)
+		add("mva_within", fmt.Sprintf("±%.1f%% of measured at every step", 100**e.MVAWithin), got, ok)
+	}
+}
+
+func readWhen(m *StepModel) string {
+	if m.Source == FromStep {
+		return "at the step's end"
+	}
+	return m.Source
+}
+
+// mvaAtEveryStep compares the MVA's prediction with the passing throughput
+// of each step; a step without either fails the check.
+func mvaAtEveryStep(res *loadgen.Result, within float64) (got string, ok bool) {
+	if res == nil || len(res.Steps) == 0 {
+		return "no step ran", false
+	}
+	worst, at := -1.0, ""
+	var missing []string
+	for _, s := range res.Steps {
+		c, tput := comparison.Of(s), s.Figures.Throughput
+		switch {
+		case tput <= 0:
+			missing = append(missing, s.Load.Label()+": nothing passed")
+		case c == nil || c.Error != "":
+			missing = append(missing, s.Load.Label()+": no exporter read")
+		case c.Prediction == nil || c.Prediction.Model != comparison.ModelMVA:
+			missing = append(missing, s.Load.Label()+": no MVA ("+c.MVAError+")")
+		default:
+			if dev := c.Prediction.Throughput/tput - 1; math.Abs(dev) > worst {
+				worst = math.Abs(dev)
+				at = fmt.Sprintf("%+.1f%% at %s (predicted %.3f/s, measured %.3f/s)", 100*dev, s.Load.Label(), c.Prediction.Throughput, tput)
+			}
+		}
+	}
+	if len(missing) > 0 {
+		return strings.Join(missing, "; "), false
+	}
+	return fmt.Sprintf("worst %s over %d steps", at, len(res.Steps)), worst <= within
+}
