@@ -39,7 +39,7 @@ demo: build deps
 
 # results re-runs the shipped experiments on the lab and rewrites
 # docs/results/ (JSON, HTML and SUMMARY.md); no figure there is typed by hand.
-EXPERIMENTS := runner-limit worker-bound memory pairs scenarios
+EXPERIMENTS := $(basename $(notdir $(wildcard e2e/experiments/*.yaml)))
 results: build deps
 	mkdir -p docs/results
 	rc=0; for n in $(EXPERIMENTS); do \
