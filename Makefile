@@ -7,7 +7,7 @@ LAB := e2e/lab
 # measurements do not share the two cores with other tests.
 UNIT_PKGS = $$($(GO) list ./... | grep -v '/e2e$$')
 
-.PHONY: results all build test lint unit e2e deps demo down clean dashboards bench-exporter bench-probe bench-loadctl
+.PHONY: results all build test lint unit e2e e2e-kube deps demo down clean dashboards bench-exporter bench-probe bench-loadctl
 
 all: build
 
@@ -32,7 +32,13 @@ unit: deps
 e2e: deps
 	N8N_CEILING_E2E=1 $(GO) test -count=1 -v -timeout 60m ./e2e/
 
-test: lint unit e2e
+# e2e-kube builds the kube lab (cached: a warm run only verifies) and runs
+# its suite: one cold up.sh, the tests, one down.sh.
+e2e-kube:
+	bash e2e/kube/build.sh
+	N8N_CEILING_E2E=1 $(GO) test -count=1 -v -timeout 40m ./e2e/kube/
+
+test: lint unit e2e e2e-kube
 
 demo: build deps
 	bash scripts/demo.sh

@@ -1,6 +1,7 @@
 package kube
 
 import (
+	"bytes"
 	"context"
 	"crypto/tls"
 	"crypto/x509"
@@ -92,23 +93,44 @@ func Pods(ctx context.Context, c *http.Client, apiserver, ns, selector string) (
 
 // GetJSON GETs u and decodes the JSON answer into v; any status but 200 is an error.
 func GetJSON(ctx context.Context, c *http.Client, u string, v any) error {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+	return doJSON(ctx, c, http.MethodGet, u, nil, v)
+}
+
+// PostJSON POSTs in as JSON to u and decodes the answer into out; any
+// status but 200 or 201 is an error.
+func PostJSON(ctx context.Context, c *http.Client, u string, in, out any) error {
+	body, err := json.Marshal(in)
 	if err != nil {
 		return err
+	}
+	return doJSON(ctx, c, http.MethodPost, u, body, out)
+}
+
+func doJSON(ctx context.Context, c *http.Client, method, u string, in []byte, v any) error {
+	var body io.Reader
+	if in != nil {
+		body = bytes.NewReader(in)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, u, body)
+	if err != nil {
+		return err
+	}
+	if in != nil {
+		req.Header.Set("Content-Type", "application/json")
 	}
 	res, err := c.Do(req)
 	if err != nil {
 		return err
 	}
 	defer res.Body.Close()
-	body, err := io.ReadAll(io.LimitReader(res.Body, 16<<20))
+	raw, err := io.ReadAll(io.LimitReader(res.Body, 16<<20))
 	if err != nil {
 		return err
 	}
-	if res.StatusCode != http.StatusOK {
-		return fmt.Errorf("GET %s: HTTP %d: %.200s", u, res.StatusCode, body)
+	if res.StatusCode != http.StatusOK && res.StatusCode != http.StatusCreated {
+		return fmt.Errorf("%s %s: HTTP %d: %.200s", method, u, res.StatusCode, raw)
 	}
-	return json.Unmarshal(body, v)
+	return json.Unmarshal(raw, v)
 }
 
 type podList struct {

@@ -22,16 +22,22 @@ ctrd="$KUBE_STATE/containerd"
 tasks="$ctrd/state/io.containerd.runtime.v2.task"
 
 # Clients of the control plane first, then the control plane, then containerd.
+# Containers outlive the kubelet and containerd: kill each one's init
+# (recorded in its task state; its death ends the container's PID
+# namespace), then its parent, the shim. They go before the apiserver: a
+# pod that watches it (the exporter) would hold its shutdown for the whole
+# grace period.
+shopt -s nullglob
+stop_containers() {
+  local inits=("$tasks"/*/*/init.pid)
+  if [ ${#inits[@]} -gt 0 ]; then "$kubelab" stop-containers "${inits[@]}"; fi
+}
 stop "$run/kube-proxy.pid" "$run/kubelet.pid" "$run/kube-scheduler.pid" "$run/kube-controller-manager.pid"
+stop_containers
 stop "$run/kube-apiserver.pid"
 stop "$run/etcd.pid"
 stop "$run/containerd.pid"
-# Containers outlive containerd: kill each one's init (recorded in its task
-# state; its death ends the container's PID namespace), then its parent, the
-# shim.
-shopt -s nullglob
-inits=("$tasks"/*/*/init.pid)
-[ ${#inits[@]} -gt 0 ] && "$kubelab" stop-containers "${inits[@]}"
+stop_containers # any a dying kubelet started meanwhile
 stop -signal INT "$run/postgres.pid"
 stop "$run/redis.pid"
 for f in "$run"/*.pid; do stop "$f"; done # anything else recorded

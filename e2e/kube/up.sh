@@ -5,12 +5,15 @@
 # Endpoints go to stdout as `kube: <name> <value>`, everything else to stderr.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/../.." && pwd)
 . "$here/env.sh"
 
 : "${KUBE_WORKERS:=1}"
 : "${KUBE_WORKER_CONCURRENCY:=15}"
 : "${KUBE_RUNNER_LIMIT:=5}"
 : "${KUBE_PROBE:=1}"
+: "${KUBE_WORKERS_WITHOUT_RUNNER:=0}"
+: "${KUBE_CONCURRENCY_FROM_SECRET:=0}"
 
 log() { echo "up: $*" >&2; }
 die() { echo "up: $*" >&2; exit 1; }
@@ -19,6 +22,12 @@ valid_int KUBE_WORKER_CONCURRENCY "$KUBE_WORKER_CONCURRENCY"
 valid_int KUBE_RUNNER_LIMIT "$KUBE_RUNNER_LIMIT"
 [[ "$KUBE_WORKERS" =~ ^(0|[1-9][0-9]*)$ ]] || die "KUBE_WORKERS must be a count, got '$KUBE_WORKERS'"
 [[ "$KUBE_PROBE" =~ ^[01]$ ]] || die "KUBE_PROBE must be 0 or 1, got '$KUBE_PROBE'"
+[[ "$KUBE_WORKERS_WITHOUT_RUNNER" =~ ^(0|[1-9][0-9]*)$ ]] ||
+  die "KUBE_WORKERS_WITHOUT_RUNNER must be a count, got '$KUBE_WORKERS_WITHOUT_RUNNER'"
+[[ "$KUBE_CONCURRENCY_FROM_SECRET" =~ ^[01]$ ]] || die "KUBE_CONCURRENCY_FROM_SECRET must be 0 or 1, got '$KUBE_CONCURRENCY_FROM_SECRET'"
+if [ "$KUBE_CONCURRENCY_FROM_SECRET" = 1 ] && [ "$KUBE_WORKERS_WITHOUT_RUNNER" = 0 ]; then
+  die "KUBE_CONCURRENCY_FROM_SECRET=1 sets the worker pods without runner: set KUBE_WORKERS_WITHOUT_RUNNER too"
+fi
 
 run="$KUBE_STATE/run"
 mkdir -p "$run" "$KUBE_STATE/log"
@@ -82,12 +91,16 @@ export HELM_CACHE_HOME="$KUBE_STATE/helm/cache" HELM_CONFIG_HOME="$KUBE_STATE/he
 helm() { "$KUBE_BIN/helm" --kubeconfig "$kubeconfig" -n "$KUBE_NAMESPACE" "$@"; }
 # A helm killed mid-upgrade leaves the release pending, and helm refuses the
 # next upgrade: roll back to the last deployed revision (none: uninstall).
-if helm list --pending -q | grep -qx n8n; then
-  log "helm: the n8n release was left pending; rolling it back"
-  helm rollback n8n >&2 || helm uninstall n8n >&2 || die "cannot clear the pending n8n release"
-fi
-log "helm: n8n with $KUBE_WORKERS worker pod(s), concurrency $KUBE_WORKER_CONCURRENCY, runner limit $KUBE_RUNNER_LIMIT, probe $KUBE_PROBE"
+for release in n8n n8n-ceiling; do
+  if helm list --pending -q | grep -qx "$release"; then
+    log "helm: the $release release was left pending; rolling it back"
+    helm rollback "$release" >&2 || helm uninstall "$release" >&2 || die "cannot clear the pending $release release"
+  fi
+done
+log "helm: n8n with $KUBE_WORKERS worker pod(s), concurrency $KUBE_WORKER_CONCURRENCY, runner limit $KUBE_RUNNER_LIMIT, probe $KUBE_PROBE," \
+  "$KUBE_WORKERS_WITHOUT_RUNNER without runner (concurrency from a Secret: $KUBE_CONCURRENCY_FROM_SECRET)"
 probe_enabled=false; [ "$KUBE_PROBE" = 1 ] && probe_enabled=true
+from_secret=false; [ "$KUBE_CONCURRENCY_FROM_SECRET" = 1 ] && from_secret=true
 if ! helm upgrade --install n8n "$here/chart" \
   --wait --timeout 10m \
   --set "images.exporter=$exporter_image" \
@@ -96,22 +109,39 @@ if ! helm upgrade --install n8n "$here/chart" \
   --set "main.nodePort=$KUBE_WEBHOOK_NODEPORT" \
   --set "worker.replicas=$KUBE_WORKERS" --set "worker.concurrency=$KUBE_WORKER_CONCURRENCY" \
   --set "taskRunner.maxConcurrency=$KUBE_RUNNER_LIMIT" --set "probe.enabled=$probe_enabled" \
+  --set "workerWithoutRunner.replicas=$KUBE_WORKERS_WITHOUT_RUNNER" --set "workerWithoutRunner.concurrencyFromSecret=$from_secret" \
   --set "workflowsHash=$(cat "$here"/../lab/workflows/*.json | sha256sum | cut -c1-16)" >&2; then
   kc -n "$KUBE_NAMESPACE" get pods -o wide >&2 || true
   die "helm upgrade of n8n failed"
 fi
 
-# --- the exporter (its Helm chart comes with deploy/helm/n8n-ceiling) ----------
-# When deploy/helm/n8n-ceiling exists, install it here:
-#   helm upgrade --install n8n-ceiling "$repo/deploy/helm/n8n-ceiling" -n "$KUBE_NAMESPACE" \
-#     --set image=$exporter_image ... --wait
-# and print its endpoint with the others below:
-#   echo "kube: exporter-metrics http://<node or pod address>:9810/metrics"
+# --- the exporter, with the project's chart -------------------------------------
+# The image tag is the binary's hash (build.sh), so a changed exporter rolls
+# out and an unchanged one is left alone. No prometheus-operator runs here:
+# its resources stay off. The ServiceAccount, Role and binding are the chart's.
+log "helm: the exporter ($exporter_image)"
+if ! helm upgrade --install n8n-ceiling "$repo/deploy/helm/n8n-ceiling" \
+  --wait --timeout 5m \
+  --set "image.repository=${exporter_image%:*}" --set "image.tag=${exporter_image##*:}" --set image.pullPolicy=Never \
+  --set "watch.selector=app.kubernetes.io/name=n8n" \
+  --set "redis.host=$KUBE_NODE_IP" --set redis.port=6379 \
+  --set serviceMonitor.enabled=false --set podMonitor.enabled=false \
+  --set prometheusRule.enabled=false --set dashboard.enabled=false >&2; then
+  kc -n "$KUBE_NAMESPACE" logs deploy/n8n-ceiling --tail 30 >&2 || true
+  die "helm upgrade of the exporter failed"
+fi
+# The host reaches Services through the veth (kube-proxy runs in the node's
+# namespace): the ClusterIP outlives the exporter's pod.
+exporter_ip=$(kc -n "$KUBE_NAMESPACE" get service n8n-ceiling -o 'jsonpath={.spec.clusterIP}') ||
+  die "the exporter's Service has no ClusterIP"
 
 # --- wait and print ------------------------------------------------------------
 containers=n8n,task-runner; [ "$KUBE_PROBE" = 1 ] && containers+=,probe
 workers=$("$kubelab" wait-pods "$apiserver" "$pki/ca.crt" "$pki/admin.token" "$KUBE_NAMESPACE" \
   app.kubernetes.io/component=worker "$KUBE_WORKERS" "$containers" 5m) || die "worker pods are not running"
+"$kubelab" wait-pods "$apiserver" "$pki/ca.crt" "$pki/admin.token" "$KUBE_NAMESPACE" \
+  app.kubernetes.io/component=worker-without-runner "$KUBE_WORKERS_WITHOUT_RUNNER" n8n 5m >/dev/null ||
+  die "worker pods without runner are not running"
 webhook="http://$KUBE_NODE_IP:$KUBE_WEBHOOK_NODEPORT/webhook/bench"
 log "waiting for the webhook to answer {ok:true}"
 if ! "$KUBE_TOOLS/labctl" wait-webhook "$webhook" 240s; then
@@ -123,6 +153,7 @@ echo "kube: kubeconfig $kubeconfig"
 echo "kube: apiserver $apiserver"
 echo "kube: webhook $webhook"
 echo "kube: redis redis://$KUBE_NODE_IP:6379"
+echo "kube: exporter-metrics http://$exporter_ip:9810/metrics"
 if [ "$KUBE_PROBE" = 1 ]; then
   while read -r name ip; do
     [ -n "$name" ] && echo "kube: probe-metrics-$name http://$ip:9810/metrics"
