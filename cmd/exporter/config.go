@@ -50,7 +50,7 @@ type Config struct {
 	N8nInterval      time.Duration `env:"EXPORTER_N8N_SAMPLE_INTERVAL" envDefault:"5s" help:"background reads of n8n's execution histogram"`
 	ProcRoot         string        `env:"EXPORTER_PROC_ROOT" envDefault:"/proc" help:"host /proc, for the host's CPU time (/proc/stat); empty turns the host CPU off"`
 	DemandWindow     time.Duration `env:"EXPORTER_DEMAND_WINDOW" envDefault:"30s" help:"sliding window over which CPU seconds are divided by executions"`
-	DemandMin        int           `env:"EXPORTER_DEMAND_MIN_EXECUTIONS" envDefault:"50" help:"executions a demand window needs before CPU demands are published"`
+	DemandMin        int           `env:"EXPORTER_DEMAND_MIN_EXECUTIONS" envDefault:"30" help:"executions a demand window needs before CPU demands are published"`
 	Platform         string        `env:"EXPORTER_PLATFORM" envDefault:"auto" help:"docker, kubernetes, or auto (kubernetes inside a pod, else docker); outside a cluster kubernetes reads KUBECONFIG"`
 	KubeNamespace    string        `env:"EXPORTER_KUBE_NAMESPACE" help:"kubernetes: only this namespace; empty = all namespaces"`
 	KubeSelector     string        `env:"EXPORTER_KUBE_SELECTOR" help:"kubernetes: only pods matching this label selector, e.g. app.kubernetes.io/name=n8n"`

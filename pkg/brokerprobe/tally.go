@@ -150,10 +150,16 @@ func (t *tally) collect(ch chan<- prometheus.Metric) {
 }
 
 // recentWindow keeps the last recentMax task durations so the mean follows
-// the current runner setup rather than the probe's whole life.
+// the current load rather than the probe's whole life: the tasks of the
+// last recentFresh when there are at least recentFreshMin of them (the
+// exporter's demand window is as long), else those younger than recentAge.
+// A workload that changes (1 s tasks, then 20 ms ones) shows its own mean
+// within recentFresh instead of a blend for minutes.
 const (
-	recentMax = 1000
-	recentAge = 5 * time.Minute
+	recentMax      = 1000
+	recentAge      = 5 * time.Minute
+	recentFresh    = 30 * time.Second
+	recentFreshMin = 20
 )
 
 type recentSample struct {
@@ -173,19 +179,26 @@ func (w *recentWindow) add(at time.Time, d time.Duration) {
 	w.n = min(w.n+1, recentMax)
 }
 
-// mean averages the samples younger than recentAge.
+// mean averages the samples younger than recentFresh when there are
+// enough of them, else those younger than recentAge.
 func (w *recentWindow) mean(now time.Time) (time.Duration, int) {
-	var sum time.Duration
-	count := 0
-	for i := 0; i < w.n; i++ {
-		s := w.ring[i]
-		if now.Sub(s.at) <= recentAge {
-			sum += s.d
-			count++
-		}
+	if sum, count := w.since(now, recentFresh); count >= recentFreshMin {
+		return sum / time.Duration(count), count
 	}
+	sum, count := w.since(now, recentAge)
 	if count == 0 {
 		return 0, 0
 	}
 	return sum / time.Duration(count), count
+}
+
+// since sums the samples no older than age.
+func (w *recentWindow) since(now time.Time, age time.Duration) (sum time.Duration, count int) {
+	for i := 0; i < w.n; i++ {
+		if s := w.ring[i]; now.Sub(s.at) <= age {
+			sum += s.d
+			count++
+		}
+	}
+	return sum, count
 }

@@ -54,3 +54,25 @@ func TestDurationBucketsAreUpperInclusive(t *testing.T) {
 		t.Fatalf("cumulative buckets: %v", c)
 	}
 }
+
+// When the last 30 s hold at least 20 tasks, the mean is theirs alone: a
+// workload that changes from 240 ms tasks to 10 ms ones shows 10 ms at
+// once, not a blend of the last five minutes.
+func TestRecentTaskMeanFollowsAChangedWorkload(t *testing.T) {
+	tl := newTally("test")
+	t0 := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+	for range 500 {
+		tl.finish(outcomeDone, 240*time.Millisecond, t0)
+	}
+	now := t0.Add(2 * time.Minute)
+	for i := range 19 {
+		tl.finish(outcomeDone, 10*time.Millisecond, now.Add(-time.Duration(i)*time.Second))
+	}
+	if mean, n := tl.recentMean(now); n != 519 || mean <= 200*time.Millisecond {
+		t.Fatalf("19 fresh tasks are too few to stand alone: %v over %d", mean, n)
+	}
+	tl.finish(outcomeDone, 10*time.Millisecond, now)
+	if mean, n := tl.recentMean(now); mean != 10*time.Millisecond || n != 20 {
+		t.Fatalf("20 fresh tasks: %v over %d, want 10ms over 20", mean, n)
+	}
+}

@@ -32,8 +32,8 @@ type CPUConfig struct {
 	Interval   time.Duration // between readings (default 1s)
 	Window     time.Duration // of the demand estimate (default 30s)
 	// MinExecutions is the fewest executions a window needs before its
-	// demands are published (default 50: one execution more or less then
-	// moves a demand by 2 %).
+	// demands are published (default 30: one execution more or less then
+	// moves a demand by 3 %).
 	MinExecutions float64
 }
 
@@ -80,7 +80,7 @@ func newCPUSampler(cfg CPUConfig, platform Discoverer) *cpuSampler {
 		cfg.Window = 30 * time.Second
 	}
 	if cfg.MinExecutions <= 0 {
-		cfg.MinExecutions = 50
+		cfg.MinExecutions = 30
 	}
 	return &cpuSampler{cfg: cfg, platform: platform, tracker: demand.Tracker{Window: cfg.Window, MinExecutions: cfg.MinExecutions}}
 }
