@@ -43,7 +43,7 @@ func whatBinds() *bargauge.PanelBuilder {
 func cpuPerExecution() *timeseries.PanelBuilder {
 	return graph("CPU per execution by process",
 		"CPU seconds each n8n container (cpu:<container>) and the whole host (cpu:host, PostgreSQL and Redis included) spend per completed execution, over the exporter's demand window; absent until the window holds enough executions. "+
-			"Bad when it grows with load (contention) or when one process's figure nears 1 s ÷ the throughput you need: that process's one core binds.",
+			"Bad when it grows with load (contention) or when one process's figure nears 0.94 s ÷ the throughput you need: that process's core binds.",
 		"s", 12,
 		q(metricname.ResourceDemand+`{resource=~"cpu:.*"}`, "{{resource}}"))
 }

@@ -19,9 +19,11 @@ import (
 const measuredTaskSeconds = 1.06
 
 // TestRunnerLimitSetsThroughput is the seed's isolation experiment in small:
-// worker 15, 20 closed-loop VUs, 1 s tasks; only the runner limit changes.
+// worker 15, 20 closed-loop VUs, 1 s tasks, runner limit 2, measured by
+// the lab's own load loop rather than loadctl. The runner-limit experiment
+// runs the full table through loadctl.
 func TestRunnerLimitSetsThroughput(t *testing.T) {
-	for _, limit := range []int{2, 5} {
+	for _, limit := range []int{2} {
 		eps := upLab(t, map[string]string{"LAB_WORKER_CONCURRENCY": "15", "LAB_RUNNER_LIMITS": strconv.Itoa(limit)})
 		res := lab.ClosedLoop(context.Background(), must(t, eps, "webhook"), lab.BenchBody(1000, 0), 20, 6*time.Second, 20*time.Second)
 		want := float64(min(limit, 15)) / measuredTaskSeconds

@@ -15,7 +15,8 @@ import (
 const otherCPU = "other"
 
 // cpuResources turns --cpu and --cores into resources: the host's cores
-// with every entry's demand summed, then one core per named process.
+// with every entry's demand summed, then capacity.ProcessCores per named
+// process.
 func (f planFlags) cpuResources() ([]capacity.Resource, error) {
 	if len(f.cpu) == 0 {
 		if f.cores != 0 {
@@ -36,7 +37,7 @@ func (f planFlags) cpuResources() ([]capacity.Resource, error) {
 		if d.name == "host" {
 			return nil, errors.New("--cpu: host is the sum of the entries; name the processes (main, worker, runner) and other")
 		}
-		out = append(out, capacity.Resource{Name: capacity.ContainerCPU(d.name), Kind: capacity.KindCPU, Servers: 1, Demand: d.seconds})
+		out = append(out, capacity.Resource{Name: capacity.ContainerCPU(d.name), Kind: capacity.KindCPU, Servers: capacity.ProcessCores, Demand: d.seconds})
 	}
 	return out, nil
 }
@@ -86,8 +87,8 @@ func mvaCurve(net capacity.Network, f planFlags) (*mvaJSON, error) {
 	if f.latency == 0 {
 		latency, source = net.MaxHold(), "the longest hold"
 	}
-	if latency < net.MaxHold() {
-		return nil, fmt.Errorf("--latency %v is below the longest hold, %s: one request alone takes at least that", f.latency, report.FormatSeconds(net.MaxHold()))
+	if latency < net.MinLatency() {
+		return nil, fmt.Errorf("--latency %v is below %s, the longest a resource must hold one request: one request alone takes at least that", f.latency, report.FormatSeconds(net.MinLatency()))
 	}
 	a, err := capacity.NewAsymptotic(latency, net.Ceiling())
 	if err != nil {

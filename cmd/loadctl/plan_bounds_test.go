@@ -13,7 +13,7 @@ var cpuBoundArgs = []string{"--worker-concurrency", "15", "--runner-limit", "20"
 
 // The CPU-bound lab: 34 ms of host CPU per execution on 2 cores
 // binds at 58.8/s while the slots would allow 171.6/s; each process is a
-// resource of one core; other counts only towards the host.
+// resource of capacity.ProcessCores; other counts only towards the host.
 func TestPlanCPUBoundTable(t *testing.T) {
 	r := planJSON(t, cpuBoundArgs...)
 	b := r.Bounds
@@ -22,7 +22,7 @@ func TestPlanCPUBoundTable(t *testing.T) {
 		t.Fatalf("bounds %+v", b)
 	}
 	want := map[string][2]float64{"slots:worker:worker": {15, 0.0874}, "slots:runner:worker": {20, 0.02}, "cpu:host": {2, 0.034},
-		"cpu:main": {1, 0.012}, "cpu:worker": {1, 0.009}, "cpu:runner": {1, 0.003}}
+		"cpu:main": {capacity.ProcessCores, 0.012}, "cpu:worker": {capacity.ProcessCores, 0.009}, "cpu:runner": {capacity.ProcessCores, 0.003}}
 	if len(b.Resources) != len(want) {
 		t.Fatalf("resources %+v", b.Resources)
 	}
@@ -52,7 +52,8 @@ func TestPlanMVACurve(t *testing.T) {
 	}
 	net := capacity.Network{Stations: []capacity.Station{{Name: "slots:worker:worker", Servers: 15, Demand: 0.0874},
 		{Name: "slots:runner:worker", Servers: 20, Demand: 0.02}, {Name: "cpu:host", Servers: 2, Demand: 0.034},
-		{Name: "cpu:main", Servers: 1, Demand: 0.012}, {Name: "cpu:worker", Servers: 1, Demand: 0.009}, {Name: "cpu:runner", Servers: 1, Demand: 0.003}}}
+		{Name: "cpu:main", Servers: capacity.ProcessCores, Demand: 0.012}, {Name: "cpu:worker", Servers: capacity.ProcessCores, Demand: 0.009},
+		{Name: "cpu:runner", Servers: capacity.ProcessCores, Demand: 0.003}}}
 	lib, _ := capacity.Overlapping(net, 0.0874, len(m.Points))
 	for i, p := range m.Points {
 		if p.VUs != i+1 || math.Abs(p.ThroughputPerS-lib[i].Throughput) > 1e-6 || math.Abs(p.ResponseSeconds-lib[i].Response) > 1e-9 ||

@@ -120,7 +120,7 @@ func TestBoundsStations(t *testing.T) {
 	}
 	b, _ := Combine(slotBound(t), cpu)
 	st := b.Stations()
-	if len(st) != 3 || st[2] != (Station{Name: HostCPU, Servers: 2, Demand: 0.034}) {
+	if len(st) != 3 || st[2] != (Station{Name: HostCPU, Servers: 2, Demand: 0.034, Spread: true}) || st[0].Spread {
 		t.Fatalf("stations %+v", st)
 	}
 }

@@ -11,9 +11,9 @@ const latencySteps = 60
 // answers that response: L = response − Σ_k W_k(n), the waits computed with
 // L itself, solved by bisection (the response grows with L). While n fits
 // on every station's servers nobody waits and L is the response. L is never
-// below the longest hold, Overlapping's own lower limit: a response shorter
-// than that (n8n answering before a station lets go of the execution)
-// gives the longest hold.
+// below the network's MinLatency, Overlapping's own lower limit: a response
+// shorter than that (n8n answering before a station lets go of the
+// execution) gives MinLatency.
 func LatencyAlone(net Network, n int, response float64) (float64, error) {
 	if err := checkRun(net, n); err != nil {
 		return 0, err
@@ -21,7 +21,7 @@ func LatencyAlone(net Network, n int, response float64) (float64, error) {
 	if !positive(response) {
 		return 0, invalid("response time must be a positive number of seconds, got %v", response)
 	}
-	lo, hi := net.MaxHold(), response
+	lo, hi := net.MinLatency(), response
 	if hi <= lo {
 		return lo, nil
 	}

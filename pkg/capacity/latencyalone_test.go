@@ -78,3 +78,37 @@ func TestLatencyAloneRejects(t *testing.T) {
 		}
 	}
 }
+
+// The host's cores are shared by n8n's processes side by side: a measured
+// 49 ms request with 64 ms of host CPU per execution (1 VU, two cores) is
+// possible, and the latency is that response, not the host's 64 ms. Below
+// D/m (32 ms) it is not, and a slot is held whole.
+func TestLatencyAloneSpreadsCPUOverCores(t *testing.T) {
+	b := Bounds{Resources: []ResourceBound{
+		{Resource: Resource{Name: "cpu:host", Kind: KindCPU, Servers: 2, Demand: 0.064}},
+		{Resource: Resource{Name: "slots:worker:w1", Kind: KindSlots, Servers: 15, Demand: 0.011}},
+	}}
+	net := Network{Stations: b.Stations()}
+	if !net.Stations[0].Spread || net.Stations[1].Spread {
+		t.Fatalf("stations %+v: want the CPU one spread, the slots not", net.Stations)
+	}
+	if got := net.MinLatency(); got != 0.032 {
+		t.Fatalf("MinLatency %v, want 0.032 (64 ms over two cores)", got)
+	}
+	if got, err := LatencyAlone(net, 1, 0.049); err != nil || got != 0.049 {
+		t.Errorf("N=1 response 0.049: %v, %v; want 0.049", got, err)
+	}
+	if got, err := LatencyAlone(net, 1, 0.020); err != nil || got != 0.032 {
+		t.Errorf("N=1 response 0.020: %v, %v; want MinLatency 0.032", got, err)
+	}
+	if c, err := Overlapping(net, 0.049, 1); err != nil || math.Abs(c[0].Throughput-1/0.049) > 1e-9 {
+		t.Errorf("Overlapping at 49 ms: %v, %v; want 1/0.049 at one user", c, err)
+	}
+	if _, err := Overlapping(net, 0.031, 1); !errors.Is(err, ErrInvalid) {
+		t.Errorf("Overlapping at 31 ms: %v, want ErrInvalid", err)
+	}
+	whole := Network{Stations: []Station{{Name: "slots:worker:w1", Servers: 15, Demand: 1.02}}}
+	if got := whole.MinLatency(); got != 1.02 {
+		t.Errorf("slots MinLatency %v, want the whole hold 1.02", got)
+	}
+}

@@ -53,8 +53,8 @@ func Exact(net Network, maxN int) ([]Point, error) {
 // Overlapping is MVA for stations whose holding times overlap, as in n8n,
 // where a job holds its worker slot for the whole of its runner slot and
 // much of its CPU time. latency is one execution's end-to-end latency when
-// it runs alone (think time excluded); it must be at least the longest
-// Hold. At n users
+// it runs alone (think time excluded); it must be at least the network's
+// MinLatency. At n users
 //
 //	R(n) = Z + latency + Σ_k W_k(n),  X(n) = n / R(n),  Q_k(n) = X(n)·(hold_k + W_k(n))
 //
@@ -66,8 +66,8 @@ func Overlapping(net Network, latency float64, maxN int) ([]Point, error) {
 	if err := checkRun(net, maxN); err != nil {
 		return nil, err
 	}
-	if !positive(latency) || latency < net.MaxHold() {
-		return nil, invalid("latency must be a positive number of seconds, at least the longest hold %v, got %v", net.MaxHold(), latency)
+	if !positive(latency) || latency < net.MinLatency() {
+		return nil, invalid("latency must be a positive number of seconds, at least %v (the longest a station must hold one execution), got %v", net.MinLatency(), latency)
 	}
 	return solve(net, normalized(net), latency, maxN, newFittedMarginals(len(net.Stations)), MaxWork)
 }

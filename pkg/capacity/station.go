@@ -17,11 +17,25 @@ type Station struct {
 	Name    string
 	Servers float64 // m > 0
 	Demand  float64 // D ≥ 0: seconds of one server's time per execution
+	// Spread marks a station whose demand one execution can spread over
+	// several servers at once: CPU cores, which n8n's processes (and the
+	// host's others) use side by side. Alone, an execution then holds it
+	// at least D/m, not D. A slot is held by one execution whole.
+	Spread bool
 }
 
 // Hold is how long one execution alone holds the station: D, or D/m when
 // m < 1.
 func (s Station) Hold() float64 { return s.Demand / math.Min(s.Servers, 1) }
+
+// MinHold is the shortest time one execution alone can spend at the
+// station: D/m when its demand spreads over the servers, else Hold.
+func (s Station) MinHold() float64 {
+	if s.Spread && s.Servers > 1 {
+		return s.Demand / s.Servers
+	}
+	return s.Hold()
+}
 
 // Ceiling is m/D, the most executions per second the station completes.
 func (s Station) Ceiling() float64 { return s.Servers / s.Demand }
@@ -31,7 +45,7 @@ func (s Station) Ceiling() float64 { return s.Servers / s.Demand }
 // length.
 func (s Station) normal() Station {
 	if s.Servers < 1 {
-		return Station{Name: s.Name, Servers: 1, Demand: s.Hold()}
+		return Station{Name: s.Name, Servers: 1, Demand: s.Hold(), Spread: s.Spread}
 	}
 	return s
 }
@@ -96,6 +110,16 @@ func (net Network) MaxHold() float64 {
 	return top
 }
 
+// MinLatency is the longest MinHold: one execution alone takes at least
+// that, and Overlapping accepts no shorter latency.
+func (net Network) MinLatency() float64 {
+	var top float64
+	for _, s := range net.Stations {
+		top = math.Max(top, s.MinHold())
+	}
+	return top
+}
+
 // Ceiling is min m/D over the stations with a demand; 0 when none has one.
 func (net Network) Ceiling() float64 {
 	low := math.Inf(1)
@@ -111,12 +135,12 @@ func (net Network) Ceiling() float64 {
 }
 
 // Stations turns the resources with a known, positive demand into MVA
-// stations, in Resources order.
+// stations, in Resources order; CPU stations spread.
 func (b Bounds) Stations() []Station {
 	var out []Station
 	for _, r := range b.Resources {
 		if r.Known() && r.Demand > 0 {
-			out = append(out, Station{Name: r.Name, Servers: r.Servers, Demand: r.Demand})
+			out = append(out, Station{Name: r.Name, Servers: r.Servers, Demand: r.Demand, Spread: r.Kind == KindCPU})
 		}
 	}
 	return out

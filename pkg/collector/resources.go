@@ -5,16 +5,9 @@ import (
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/topology"
 )
 
-// ProcessCores is how much CPU one n8n process can use: one core. Node
-// runs JavaScript on one thread; its other threads (garbage collection,
-// the libuv pool) add little to a CPU-bound n8n process. Measured on the
-// lab with a Code task that only spins: the runner's container used
-// RUNNER_CORES_MEASURED of a core at saturation (see docs/results).
-const ProcessCores = 1.0
-
 // cpuResources turns the sampler's view into CPU resources: the host's
-// cores and, per running n8n container read, one core or its quota if
-// lower. A resource without a demand in the estimate is unknown, with the
+// cores and, per running n8n container read, capacity.ProcessCores or its
+// quota if lower. A resource without a demand in the estimate is unknown, with the
 // reason.
 func cpuResources(v cpuView, procs []topology.Process) []capacity.Resource {
 	var out []capacity.Resource
@@ -27,7 +20,7 @@ func cpuResources(v cpuView, procs []topology.Process) []capacity.Resource {
 		if !read || p.Role == topology.RoleProbe {
 			continue
 		}
-		m := ProcessCores
+		m := capacity.ProcessCores
 		if q > 0 {
 			m = min(m, q)
 		}

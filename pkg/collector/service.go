@@ -15,7 +15,8 @@ import (
 // measureJobTime collects the worker-stage time from Redis (Little's law)
 // and from n8n's execution histogram. Both count the time a job waits for
 // a runner slot. The Redis sampler keeps its last estimate taken while no
-// runner was saturated and no job waited; the n8n sampler (n8nsampler.go)
+// runner was saturated (with no probe: while no job waited); the n8n
+// sampler (n8nsampler.go)
 // keeps its last delta judged clean. A scrape only reads what they hold.
 func (c *Collector) measureJobTime(r *Report) {
 	if c.cfg.Sampler != nil {
@@ -45,7 +46,7 @@ func (c *Collector) measureJobTime(r *Report) {
 func littleNote(e queue.Estimate, now time.Time) string {
 	note := fmt.Sprintf("Little's law: %.2f jobs held by live workers / %.2f jobs/s over %s", e.MeanActive, e.Rate, e.Span.Round(time.Second))
 	if age := now.Sub(e.At); age > heldAfter {
-		note += fmt.Sprintf("; held for %s (since then the worker or a runner was saturated, jobs waited, or none arrived)", age.Round(time.Second))
+		note += fmt.Sprintf("; held for %s (since then a runner was saturated, jobs waited with no probe to watch the runners, or none completed)", age.Round(time.Second))
 	}
 	return note
 }

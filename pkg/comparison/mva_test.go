@@ -168,3 +168,17 @@ func TestResourcesWithoutWorkers(t *testing.T) {
 		t.Errorf("comparison %+v, prediction %+v", c, c.Prediction)
 	}
 }
+
+// The host's CPU per execution may exceed one request's latency: its cores
+// run n8n's processes side by side. A 1-VU step of 49 ms against 64 ms of
+// host CPU on two cores keeps its own latency, so the prediction at one VU
+// is what was measured.
+func TestMVALatencySpreadsHostCPU(t *testing.T) {
+	res := []resource{{"slots:worker:w1", 15, 0.011}, {"slots:runner:w1", 10, 0.005}, {"cpu:host", 2, 0.064}}
+	srv := newPageServer(t, exporterPage(10, 0.011, 0.005, res))
+	h := &Hook{Reader: &snapshot.Reader{URL: srv.URL + "/metrics"}}
+	p := attach(t, h, closedStep(0, 1, 0.049, 20.4)).Prediction
+	if p == nil || p.LatencySeconds != 0.049 || math.Abs(p.Throughput-1/0.049) > 1e-9 || p.Binding != "cpu:host" {
+		t.Errorf("prediction %+v, want the step's 49 ms as the latency and 1/0.049 at one VU", p)
+	}
+}

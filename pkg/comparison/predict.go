@@ -56,7 +56,7 @@ func (h *Hook) predict(c *Comparison, m model, vus int, sum loadgen.Summary) {
 		c.MVAError = err.Error()
 		return
 	}
-	latency := math.Max(base.seconds, net.MaxHold())
+	latency := math.Max(base.seconds, net.MinLatency())
 	curve, err := capacity.Overlapping(net, latency, vus)
 	if err != nil {
 		c.MVAError = err.Error()

@@ -142,7 +142,7 @@ func TestShippedSpecs(t *testing.T) {
 		t.Errorf("runner-limit limit-5: %+v, load %+v; want an MVA sweep from 1 VU within 10 %%", c.Expect, rl.CaseLoad(c))
 	}
 	cpu := byName["cpu-bound"]
-	if c := cpu.Cases[0]; c.Expect.BindingKind != "cpu" || *c.Expect.MeasuredOverCeiling != (Range{0.90, 1.10}) || cpu.Target.Body["burn_ms"] != 50 {
+	if c := cpu.Cases[0]; c.Expect.BindingKind != "cpu" || *c.Expect.MeasuredOverCeiling != (Range{0.90, 1.10}) || cpu.Target.Body["spin_m"] != 10 {
 		t.Errorf("cpu-bound: %+v, body %v", c.Expect, cpu.Target.Body)
 	}
 	if c := byName["pairs"].Cases[0]; c.Env["LAB_TASK_REQUEST_TIMEOUT"] != "10" || c.Expect.WorkersWithoutRunner == nil {

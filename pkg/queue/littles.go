@@ -5,14 +5,15 @@ import (
 	"time"
 )
 
-// Estimate is a job-stage service time by Little's law: W = L / λ, with L
-// the time-weighted mean of the active list and λ the job-id counter's rate.
+// Estimate is a job-stage service time by Little's law: W = L / X, with L
+// the time-weighted mean of the locked active jobs and X the completion
+// rate (the job-id counter less the jobs still queued).
 type Estimate struct {
 	JobTime    time.Duration
 	MeanActive float64
-	Rate       float64 // jobs per second
+	Rate       float64 // jobs completed per second
 	Span       time.Duration
-	Jobs       int64 // arrivals in the span
+	Jobs       int64 // completed in the span
 	At         time.Time
 }
 
@@ -22,36 +23,32 @@ const (
 	minJobs = 3
 )
 
-// saturated reports a reading taken while every worker slot was busy or
-// jobs waited in Redis: arrivals then no longer enter the active list at
-// once, and Little's law on the active list would measure the queue. A
-// gated reading (the runner was saturated) is saturated too: jobs then hold
-// their worker slot while waiting for a runner slot.
-func saturated(s sample, slots int64) bool {
-	return s.gated || s.wait > 0 || (slots > 0 && s.active >= slots)
-}
-
 // estimate uses the longest steady stretch at the end of the newest run of
-// unsaturated samples.
-func estimate(samples []sample, slots int64) (Estimate, bool) {
-	run := steadySuffix(unsaturatedSuffix(samples, slots))
+// usable samples. Little's law holds for the jobs in service whether or not
+// more wait in Redis, since its rate is the completions: a saturated worker
+// is measured too, under the load it carries, with the time its slots spend
+// between one job and the next. A gated reading (the runner was saturated)
+// is not usable: jobs then hold their worker slot while waiting for a
+// runner slot, and the runner, not the job, sets that time.
+func estimate(samples []sample) (Estimate, bool) {
+	run := steadySuffix(ungatedSuffix(samples))
 	if len(run) < 2 {
 		return Estimate{}, false
 	}
 	first, last := run[0], run[len(run)-1]
 	span := last.at.Sub(first.at)
-	jobs := last.id - first.id
+	jobs := last.done() - first.done()
 	e := Estimate{MeanActive: meanActive(run), Span: span, Jobs: jobs, At: last.at}
 	e.Rate = float64(jobs) / span.Seconds()
 	e.JobTime = time.Duration(e.MeanActive / e.Rate * float64(time.Second))
 	return e, e.JobTime > 0
 }
 
-// unsaturatedSuffix returns the newest samples that are unsaturated and
-// whose counter never went backwards (a flushed Redis restarts it).
-func unsaturatedSuffix(samples []sample, slots int64) []sample {
+// ungatedSuffix returns the newest samples that are not gated and whose
+// counter never went backwards (a flushed Redis restarts it).
+func ungatedSuffix(samples []sample) []sample {
 	i := len(samples)
-	for i > 0 && !saturated(samples[i-1], slots) {
+	for i > 0 && !samples[i-1].gated {
 		if i < len(samples) && samples[i].id < samples[i-1].id {
 			break
 		}
@@ -72,7 +69,7 @@ func steadySuffix(run []sample) []sample {
 	last := run[len(run)-1]
 	for i := 0; i < len(run)-1; i++ {
 		s := run[i:]
-		if last.at.Sub(s[0].at) < minSpan || last.id-s[0].id < minJobs {
+		if last.at.Sub(s[0].at) < minSpan || last.done()-s[0].done() < minJobs {
 			return nil
 		}
 		if tol := max(1, 0.2*meanActive(s)); math.Abs(float64(s[0].active-last.active)) <= tol {

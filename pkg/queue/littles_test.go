@@ -20,7 +20,7 @@ func steady(n int, active, perSec int64, startID int64) []sample {
 
 func TestLittlesLawSteady(t *testing.T) {
 	// 3 jobs always active and 2 arrivals/s: each job holds a slot 1.5 s.
-	e, ok := estimate(steady(10, 3, 2, 100), 15)
+	e, ok := estimate(steady(10, 3, 2, 100))
 	if !ok || e.JobTime != 1500*time.Millisecond || e.Jobs != 18 || e.Span != 9*time.Second {
 		t.Fatalf("got %+v ok %v", e, ok)
 	}
@@ -31,28 +31,34 @@ func TestLittlesLawTimeWeighted(t *testing.T) {
 	s[6].at = s[5].at.Add(4 * time.Second) // one long gap, active 2 → 3
 	s[6].active = 3
 	// area: 5 s × 2 + 4 s × 2.5 = 20 over 9 s; 6 arrivals in 9 s.
-	e, ok := estimate(s, 0)
+	e, ok := estimate(s)
 	want := (20.0 / 9) / (6.0 / 9)
 	if !ok || math.Abs(e.JobTime.Seconds()-want) > 1e-6 {
 		t.Fatalf("got %v, want %.4f s", e.JobTime, want)
 	}
 }
 
-func TestLittlesLawSkipsSaturated(t *testing.T) {
-	s := append(steady(10, 15, 5, 0), steady(8, 4, 2, 50)...)
-	for i := 10; i < len(s); i++ {
-		s[i].at = t0.Add(time.Duration(i) * time.Second)
+// A saturated worker is measured: with every slot busy and jobs waiting,
+// Little's law over the jobs in service still holds with the completion
+// rate. Under overload more arrive than complete; the arrivals would
+// halve the job time here.
+func TestLittlesLawMeasuresSaturated(t *testing.T) {
+	s := steady(10, 15, 5, 0) // 15 busy, 5 completions/s: 3 s
+	for i := range s {
+		s[i].wait = 10
+		s[i].queued = 25
 	}
-	// slots 15: the first ten samples are saturated; the last 8 give 4/2 s.
-	e, ok := estimate(s, 15)
-	if !ok || e.JobTime != 2*time.Second || e.Span != 7*time.Second {
-		t.Fatalf("got %+v ok %v", e, ok)
+	e, ok := estimate(s)
+	if !ok || e.JobTime != 3*time.Second || e.Rate != 5 {
+		t.Fatalf("saturated, steady: got %+v ok %v, want 15 / 5 per s = 3 s", e, ok)
 	}
-	// Without a slot count, waiting jobs mark saturation.
-	s = steady(10, 4, 2, 0)
-	s[9].wait = 3
-	if _, ok := estimate(s, 0); ok {
-		t.Fatalf("last sample had jobs waiting; no unsaturated run should remain long enough")
+	over := steady(10, 15, 10, 0) // 10 arrivals/s, 5 complete: the wait list grows by 5/s
+	for i := range over {
+		over[i].wait = int64(5 * i)
+		over[i].queued = 15 + int64(5*i)
+	}
+	if e, ok := estimate(over); !ok || e.JobTime != 3*time.Second {
+		t.Fatalf("overloaded: got %+v ok %v, want 3 s from the completions", e, ok)
 	}
 }
 
@@ -64,7 +70,7 @@ func TestLittlesLawNeedsSteadyState(t *testing.T) {
 	for i, active := range []int64{6, 5, 3, 2, 1, 0, 0} {
 		drain = append(drain, sample{at: t0.Add(time.Duration(12+i) * time.Second), active: active, id: 22 + int64(i)})
 	}
-	if e, ok := estimate(drain, 15); ok {
+	if e, ok := estimate(drain); ok {
 		t.Errorf("estimated %+v over a draining backlog", e)
 	}
 	ramp := []sample{{at: t0, active: 0, id: 0}}
@@ -74,7 +80,7 @@ func TestLittlesLawNeedsSteadyState(t *testing.T) {
 	for i := 4; i < 14; i++ {
 		ramp = append(ramp, sample{at: t0.Add(time.Duration(i) * time.Second), active: 6, id: int64(2 * i)})
 	}
-	e, ok := estimate(ramp, 15)
+	e, ok := estimate(ramp)
 	if !ok || e.JobTime != 3*time.Second || e.MeanActive != 6 {
 		t.Fatalf("after a ramp: got %+v ok %v, want 6 active / 2 per s = 3 s", e, ok)
 	}
@@ -89,7 +95,7 @@ func TestLittlesLawRefusesThinData(t *testing.T) {
 		"few arrivals": steady(10, 1, 0, 0),
 	}
 	for name, s := range cases {
-		if e, ok := estimate(s, 10); ok {
+		if e, ok := estimate(s); ok {
 			t.Errorf("%s: estimated %+v", name, e)
 		}
 	}
@@ -101,7 +107,7 @@ func TestLittlesLawCounterReset(t *testing.T) {
 	for i := range s {
 		s[i].at = t0.Add(time.Duration(i) * time.Second)
 	}
-	e, ok := estimate(s, 0)
+	e, ok := estimate(s)
 	if !ok || e.JobTime != 3*time.Second {
 		t.Fatalf("got %+v ok %v", e, ok)
 	}
@@ -116,16 +122,16 @@ func TestLittlesLawSkipsGated(t *testing.T) {
 		s[i].at = t0.Add(time.Duration(i) * time.Second)
 		s[i].gated = i >= 10
 	}
-	if e, ok := estimate(s[:10], 15); !ok || e.JobTime != 2*time.Second {
+	if e, ok := estimate(s[:10]); !ok || e.JobTime != 2*time.Second {
 		t.Fatalf("clean run: %+v ok %v", e, ok)
 	}
-	if e, ok := estimate(s, 15); ok {
+	if e, ok := estimate(s); ok {
 		t.Fatalf("gated readings used: %+v", e)
 	}
 	for i := range s {
 		s[i].gated = false
 	}
-	if e, ok := estimate(s, 15); !ok || e.JobTime <= 2*time.Second {
+	if e, ok := estimate(s); !ok || e.JobTime <= 2*time.Second {
 		t.Fatalf("ungated, the slow tail should count: %+v ok %v", e, ok)
 	}
 }

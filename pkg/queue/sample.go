@@ -9,27 +9,36 @@ import (
 	"github.com/redis/go-redis/v9"
 )
 
-// sample is one reading of the active list, the wait list and the job-id
+// sample is one reading of the active list, the queued jobs and the job-id
 // counter, which Bull increments once per job added. active counts only
 // the jobs a live worker holds: Bull keeps a lock key per job a worker is
 // processing, renewed while it runs, so a job a killed worker left stalled
-// in the active list has none. gated marks a reading taken while the
-// sampler's gate said the runner was saturated.
+// in the active list has none. queued counts every job still in the queue
+// (waiting, in the active list, paused or delayed); id − queued is the jobs
+// completed so far (n8n removes a job when it ends). gated marks a reading
+// taken while the sampler's gate said the runner was saturated.
 type sample struct {
 	at     time.Time
 	active int64
 	wait   int64
+	queued int64
 	id     int64
 	gated  bool
 }
 
+// done is the jobs completed up to the reading.
+func (s sample) done() int64 { return s.id - s.queued }
+
 func (r *Reader) sample(ctx context.Context, at time.Time) (sample, error) {
 	var active *redis.StringSliceCmd
-	var wait *redis.IntCmd
 	var id *redis.StringCmd
+	var lens []*redis.IntCmd // wait, active, paused, delayed
 	_, err := r.rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
 		active = p.LRange(ctx, r.key("active"), 0, maxActive-1)
-		wait = p.LLen(ctx, r.key("wait"))
+		for _, k := range []string{"wait", "active", "paused"} {
+			lens = append(lens, p.LLen(ctx, r.key(k)))
+		}
+		lens = append(lens, p.ZCard(ctx, r.key("delayed")))
 		id = p.Get(ctx, r.key("id"))
 		return nil
 	})
@@ -44,7 +53,11 @@ func (r *Reader) sample(ctx context.Context, at time.Time) (sample, error) {
 	if err != nil {
 		return sample{}, err
 	}
-	return sample{at: at, active: locked, wait: wait.Val(), id: n}, nil
+	smp := sample{at: at, active: locked, wait: lens[0].Val(), id: n}
+	for _, l := range lens {
+		smp.queued += l.Val()
+	}
+	return smp, nil
 }
 
 // maxActive bounds the active jobs one reading looks at.

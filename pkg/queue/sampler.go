@@ -11,8 +11,8 @@ import (
 //
 // It runs in the background because Little's law needs a time series: a
 // scrape every 15–60 s sees two points, too few to average the active list
-// or to tell a saturated stretch from an unsaturated one. Reading once a
-// second between scrapes gives both. Besides it, only the collector's n8n
+// or to tell a stretch the runner was saturated from one it was not.
+// Reading once a second between scrapes gives both. Besides it, only the collector's n8n
 // histogram sampler runs between scrapes; the rest is read at scrape time.
 type Sampler struct {
 	r        *Reader
@@ -23,7 +23,7 @@ type Sampler struct {
 	mu      sync.Mutex
 	gate    func() bool
 	samples []sample
-	last    Estimate // newest good estimate, held while saturated or idle
+	last    Estimate // newest good estimate, held while gated or idle
 	hasLast bool
 	busy    bool // a reading since the last BusySinceLast had jobs waiting or the gate closed
 	err     error
@@ -34,13 +34,18 @@ func NewSampler(r *Reader, interval, window time.Duration) *Sampler {
 	return &Sampler{r: r, interval: interval, window: window}
 }
 
-// SetSlots tells the sampler the cluster's worker concurrency, so a
-// reading with that many active jobs counts as saturated.
+// SetSlots tells the sampler the live workers' concurrency, summed. A
+// reading never counts more jobs in service than that: a worker killed
+// mid-job leaves its jobs' lock keys behind until they expire (Bull's lock
+// duration, QUEUE_WORKER_LOCK_DURATION: 60 s by default), and a new
+// worker's jobs lock beside them.
 func (s *Sampler) SetSlots(n int) { s.slots.Store(int64(n)) }
 
 // SetGate installs saturated, asked once per reading: while it returns true
 // (the runner is saturated, so jobs hold worker slots waiting for it) the
 // readings are not used for the job time and the last estimate is kept.
+// Without a gate nothing watches the runners, and jobs waiting in Redis are
+// the only sign that they may be full: those readings are not used either.
 func (s *Sampler) SetGate(saturated func() bool) {
 	s.mu.Lock()
 	s.gate = saturated
@@ -76,30 +81,34 @@ func (s *Sampler) Step(ctx context.Context, at time.Time) {
 	ctx, cancel := context.WithTimeout(ctx, s.interval)
 	defer cancel()
 	smp, err := s.r.sample(ctx, at)
-	gated := s.gated()
+	gated, watched := s.gated()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.err = err
 	if err != nil {
 		return
 	}
-	smp.gated = gated
+	smp.gated = gated || !watched && smp.wait > 0
+	if n := s.slots.Load(); n > 0 {
+		smp.active = min(smp.active, n)
+	}
 	s.busy = s.busy || gated || smp.wait > 0
 	s.samples = append(s.samples, smp)
 	for len(s.samples) > 0 && at.Sub(s.samples[0].at) > s.window {
 		s.samples = s.samples[1:]
 	}
-	if e, ok := estimate(s.samples, s.slots.Load()); ok {
+	if e, ok := estimate(s.samples); ok {
 		s.last, s.hasLast = e, true
 	}
 }
 
-// gated asks the gate, outside the lock (it reads the probes).
-func (s *Sampler) gated() bool {
+// gated asks the gate, outside the lock (it reads the probes); watched
+// says whether there is one.
+func (s *Sampler) gated() (gated, watched bool) {
 	s.mu.Lock()
 	g := s.gate
 	s.mu.Unlock()
-	return g != nil && g()
+	return g != nil && g(), g != nil
 }
 
 // JobTime returns the newest good estimate, and the last sampling error.

@@ -46,7 +46,6 @@ func TestSampler(t *testing.T) {
 	ctx := context.Background()
 	c := r.Client
 	s := NewSampler(NewReader(c, "bull"), time.Second, 30*time.Second)
-	s.SetSlots(10)
 	if _, ok, err := s.JobTime(); ok || err != nil {
 		t.Fatalf("fresh sampler: ok %v err %v", ok, err)
 	}
@@ -60,19 +59,38 @@ func TestSampler(t *testing.T) {
 	if err != nil || !ok || e.JobTime != 2*time.Second {
 		t.Fatalf("got %+v ok %v err %v, want 2 s (4 active / 2 per s)", e, ok, err)
 	}
-	// Saturation (10 of 10 slots busy) must not change the held estimate.
+	// Saturated: 10 jobs in service, 10 waiting, 4 arrive and 4 complete
+	// each second, so the jobs now take 10 / 4 per s = 2.5 s. With no gate
+	// nothing watches the runners, and jobs waiting may be waiting for
+	// them: the estimate is held.
 	activate(t, c, "5", "6", "7", "8", "9", "10")
+	for i := range 10 {
+		c.LPush(ctx, "bull:jobs:wait", "w"+string(rune('a'+i)))
+	}
 	for i := 12; i < 20; i++ {
-		c.IncrBy(ctx, "bull:jobs:id", 1)
+		c.IncrBy(ctx, "bull:jobs:id", 4)
 		s.Step(ctx, t0.Add(time.Duration(i)*time.Second))
 	}
 	if e2, _, _ := s.JobTime(); e2.JobTime != 2*time.Second {
-		t.Fatalf("estimate moved while saturated: %v", e2.JobTime)
+		t.Fatalf("jobs waited, no gate: %+v, want the 2 s held", e2)
+	}
+	// A gate that sees the runners free: the saturated worker is measured,
+	// the jobs waiting notwithstanding. Two more jobs keep their lock keys
+	// from a killed worker; the live workers' 10 slots cap what counts.
+	s.SetGate(func() bool { return false })
+	s.SetSlots(10)
+	activate(t, c, "killed-1", "killed-2")
+	for i := 20; i < 28; i++ {
+		c.IncrBy(ctx, "bull:jobs:id", 4)
+		s.Step(ctx, t0.Add(time.Duration(i)*time.Second))
+	}
+	if e2, _, _ := s.JobTime(); e2.JobTime != 2500*time.Millisecond || e2.Rate != 4 {
+		t.Fatalf("saturated worker, runners free: %+v, want 2.5 s at 4 completions per s", e2)
 	}
 	// Redis down: the error is reported, the estimate is kept.
 	r.Close()
-	s.Step(ctx, t0.Add(21*time.Second))
-	if e3, ok, err := s.JobTime(); err == nil || !ok || e3.JobTime != 2*time.Second {
+	s.Step(ctx, t0.Add(29*time.Second))
+	if e3, ok, err := s.JobTime(); err == nil || !ok || e3.JobTime != 2500*time.Millisecond {
 		t.Fatalf("after shutdown: %+v ok %v err %v", e3, ok, err)
 	}
 }
@@ -85,7 +103,6 @@ func TestSamplerGate(t *testing.T) {
 	ctx := context.Background()
 	c := r.Client
 	s := NewSampler(NewReader(c, "bull"), time.Second, time.Minute)
-	s.SetSlots(15)
 	saturatedNow := false
 	s.SetGate(func() bool { return saturatedNow })
 	activate(t, c, "1", "2")
