@@ -34,7 +34,7 @@ type CaseResult struct {
 	Measured  Measured          `json:"measured"`
 	Predicted *Prediction       `json:"predicted,omitempty"`
 	Ratio     float64           `json:"measured_over_predicted,omitempty"`
-	Model     *StepModel        `json:"model,omitempty"` // the bound and the MVA at the measured step
+	Model     *StepModel        `json:"model,omitempty"` // the bound and the MVA at the best step, where the checks read
 	Probe     *ProbeFigures     `json:"probe,omitempty"`
 	Memory    []ContainerMemory `json:"memory"`
 	Failures  Failures          `json:"failures"`

@@ -124,8 +124,7 @@ func (r *Runner) load(ctx context.Context, plan loadgen.Plan, lt *loadgen.Target
 		return fmt.Errorf("load: %w", err)
 	}
 	cr.Sweep = res
-	var at int
-	cr.Measured, at = measured(res)
+	cr.Measured = measured(res)
 	cr.Failures = failuresOf(res.Total, first.after())
 	cr.Probe, cr.Memory = smp.figures()
 	p := PredictionOf(smp.lastExporter())
@@ -136,7 +135,7 @@ func (r *Runner) load(ctx context.Context, plan loadgen.Plan, lt *loadgen.Target
 	if p.ForLoad > 0 {
 		cr.Ratio = cr.Measured.Ceiling / p.ForLoad
 	}
-	if at >= 0 {
+	if at := bestStep(res); at >= 0 {
 		cr.Model = StepModelOf(res.Steps[at], &p)
 	}
 	r.logf("  measured %.3f/s (%s), predicted %.3f/s, bottleneck %s, failed %d of %d%s",
@@ -195,18 +194,17 @@ func (f *firstFailure) after() *float64 {
 	return &s
 }
 
-// measured takes the knee when the sweep found one, else the best step,
-// and the index of that step (-1 when no step ran).
-func measured(res *loadgen.Result) (Measured, int) {
+// measured takes the knee when the sweep found one, else the best step.
+func measured(res *loadgen.Result) Measured {
 	if k := res.Knee; k != nil {
-		return Measured{Ceiling: k.MeasuredCeiling, From: "knee", Step: k.Load}, k.Index
+		return Measured{Ceiling: k.MeasuredCeiling, From: "knee", Step: k.Load}
 	}
 	i := bestStep(res)
 	if i < 0 {
-		return Measured{}, i
+		return Measured{}
 	}
 	s := res.Steps[i]
-	return Measured{Ceiling: s.Figures.Throughput, From: "best step", Step: s.Load}, i
+	return Measured{Ceiling: s.Figures.Throughput, From: "best step", Step: s.Load}
 }
 
 func failuresOf(t loadgen.Summary, first *float64) Failures {

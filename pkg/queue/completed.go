@@ -21,10 +21,7 @@ func (r *Reader) Completed(ctx context.Context) (float64, error) {
 	var lens []*redis.IntCmd
 	_, err := r.rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
 		id = p.Get(ctx, r.key("id"))
-		for _, k := range []string{"wait", "active", "paused"} {
-			lens = append(lens, p.LLen(ctx, r.key(k)))
-		}
-		lens = append(lens, p.ZCard(ctx, r.key("delayed")))
+		lens = r.queuedLens(ctx, p)
 		return nil
 	})
 	if err != nil && !errors.Is(err, redis.Nil) {
@@ -34,8 +31,24 @@ func (r *Reader) Completed(ctx context.Context) (float64, error) {
 	if err != nil && !errors.Is(err, redis.Nil) {
 		return 0, fmt.Errorf("redis completed: %s is not a counter: %w", r.key("id"), err)
 	}
-	for _, l := range lens {
-		n -= l.Val()
+	return float64(max(0, n-total(lens))), nil
+}
+
+// queuedLens queues on p the lengths of every place a job sits until it
+// ends: the wait, active and paused lists, then the delayed set.
+func (r *Reader) queuedLens(ctx context.Context, p redis.Pipeliner) []*redis.IntCmd {
+	var lens []*redis.IntCmd
+	for _, k := range []string{"wait", "active", "paused"} {
+		lens = append(lens, p.LLen(ctx, r.key(k)))
 	}
-	return float64(max(0, n)), nil
+	return append(lens, p.ZCard(ctx, r.key("delayed")))
+}
+
+// total sums the lengths.
+func total(lens []*redis.IntCmd) int64 {
+	var n int64
+	for _, l := range lens {
+		n += l.Val()
+	}
+	return n
 }

@@ -35,10 +35,7 @@ func (r *Reader) sample(ctx context.Context, at time.Time) (sample, error) {
 	var lens []*redis.IntCmd // wait, active, paused, delayed
 	_, err := r.rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
 		active = p.LRange(ctx, r.key("active"), 0, maxActive-1)
-		for _, k := range []string{"wait", "active", "paused"} {
-			lens = append(lens, p.LLen(ctx, r.key(k)))
-		}
-		lens = append(lens, p.ZCard(ctx, r.key("delayed")))
+		lens = r.queuedLens(ctx, p)
 		id = p.Get(ctx, r.key("id"))
 		return nil
 	})
@@ -53,11 +50,7 @@ func (r *Reader) sample(ctx context.Context, at time.Time) (sample, error) {
 	if err != nil {
 		return sample{}, err
 	}
-	smp := sample{at: at, active: locked, wait: lens[0].Val(), id: n}
-	for _, l := range lens {
-		smp.queued += l.Val()
-	}
-	return smp, nil
+	return sample{at: at, active: locked, wait: lens[0].Val(), queued: total(lens), id: n}, nil
 }
 
 // maxActive bounds the active jobs one reading looks at.

@@ -56,7 +56,7 @@ func markdownOne(b *strings.Builder, r *experiment.Result) {
 		for _, col := range seedCols {
 			row = append(row, orDash(c.Seed[col]))
 		}
-		row = append(row, perSec(c.Measured.Ceiling), ceilingCell(c), ceilingRatioCell(c), bindingCell(c), mvaCell(c), mvaRatioCell(c),
+		row = append(row, measuredCell(c), ceilingCell(c), ceilingRatioCell(c), bindingCell(c), mvaCell(c), mvaRatioCell(c),
 			taskCell(c), failCell(c), memoryCell(c), oomCell(c), checksCell(c))
 		mdRow(b, row)
 	}
