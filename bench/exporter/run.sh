@@ -1,6 +1,10 @@
 #!/usr/bin/env bash
 # Benchmark: one full exporter scrape vs `docker stats --no-stream` over the
-# same 50 idle containers, in the same run; then the API-fallback scrape;
+# same 50 idle containers, in the same run, with the CPU counters on (a
+# redis-server of its own gives the exporter its executions source, so the
+# background CPU sampler reads every container's cgroup CPU and /proc/stat
+# once a second, and each scrape publishes the CPU resources); then the
+# API-fallback scrape;
 # then the exporter's RSS while serving 10 scrapes/s; then bursts of 50
 # concurrent scrapers (hey -c 50) against single scrapes, counting the
 # Docker API calls per burst through a counting proxy (bench/exporter/burst).
@@ -9,6 +13,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 command -v hey >/dev/null || { echo "bench: hey not found (apt-get install -y hey)" >&2; exit 1; }
+command -v redis-server >/dev/null || { echo "bench: redis-server not found (apt-get install -y redis-server)" >&2; exit 1; }
 . e2e/lab/env.sh
 export DOCKER_HOST="${DOCKER_HOST:-$LAB_DOCKER_HOST}"
 N="${1:-50}"
@@ -44,9 +49,14 @@ done
 echo "bench: $N idle containers running"
 
 free_port() { python3 -c 'import socket;s=socket.socket();s.bind(("127.0.0.1",0));print(s.getsockname()[1])'; }
+redis_port=$(free_port)
+redis-server --port "$redis_port" --bind 127.0.0.1 --save '' --appendonly no >"$work/redis.log" 2>&1 &
+pids+=($!)
+for _ in $(seq 1 50); do redis-cli -p "$redis_port" ping >/dev/null 2>&1 && break; sleep 0.1; done
 start_exporter() { # $1 = cgroup root
   local port; port=$(free_port)
-  EXPORTER_LISTEN=127.0.0.1:$port EXPORTER_CONTAINER_LABEL=io.n8n-ceiling.bench=$RUN QUEUE_BULL_REDIS_HOST= \
+  EXPORTER_LISTEN=127.0.0.1:$port EXPORTER_CONTAINER_LABEL=io.n8n-ceiling.bench=$RUN \
+    QUEUE_BULL_REDIS_HOST=127.0.0.1 QUEUE_BULL_REDIS_PORT="$redis_port" \
     EXPORTER_CGROUP_ROOT="$1" EXPORTER_SERVICE_TIME=1s "$work/exporter" 2>>"$work/exporter.log" &
   pids+=($!); exporter_pid=$!
   url=http://127.0.0.1:$port
@@ -59,10 +69,20 @@ check_scrape() {
   local n; n=$(grep -c '^n8n_container_memory_working_set_bytes' "$work/scrape" || true)
   [ "$n" -eq "$N" ] || { echo "bench: scrape saw $n of $N containers" >&2; exit 1; }
 }
+check_cpu() { # the host and each container as a CPU resource
+  local n; n=$(grep -c '^n8n_resource_servers{resource="cpu:' "$work/scrape" || true)
+  [ "$n" -eq $((N + 1)) ] || { echo "bench: scrape published $n CPU resources, want $((N + 1))" >&2; exit 1; }
+}
+cpu_seconds() { awk '{print ($14 + $15) / 100}' "/proc/$1/stat"; }
 
 start_exporter /sys/fs/cgroup
 cold=$(scrape); check_scrape
+sleep 3 # the CPU sampler's first readings
+scrape >/dev/null; check_cpu
 warm=$(for _ in 1 2 3 4 5; do scrape; done | median)
+# The background samplers alone: the exporter's CPU over 10 s without scrapes.
+c0=$(cpu_seconds "$exporter_pid"); sleep 10; c1=$(cpu_seconds "$exporter_pid")
+idle_cpu=$(echo "($c1 - $c0) / 10" | bc -l)
 t0=$(date +%s.%N); docker stats --no-stream "${ids[@]}" >/dev/null; t1=$(date +%s.%N)
 dstats=$(echo "$t1 - $t0" | bc -l)
 t0=$(date +%s.%N); docker stats --no-stream "${ids[@]}" >/dev/null; t1=$(date +%s.%N)
@@ -84,7 +104,7 @@ api_cold=$(scrape); check_scrape
 api_warm=$(for _ in 1 2 3; do scrape; done | median)
 kill "$exporter_pid"; wait "$exporter_pid" 2>/dev/null || true
 
-awk -v c="$cold" -v w="$warm" -v d="$dstats" -v d2="$dstats2" -v ac="$api_cold" -v aw="$api_warm" -v rss="$peak" -v n="$N" 'BEGIN{
+awk -v c="$cold" -v w="$warm" -v d="$dstats" -v d2="$dstats2" -v ac="$api_cold" -v aw="$api_warm" -v rss="$peak" -v n="$N" -v idle="$idle_cpu" 'BEGIN{
   dm = (d < d2) ? d : d2
   printf "containers:                          %d\n", n
   printf "docker stats --no-stream:            %.3f s, %.3f s (best %.3f s)\n", d, d2, dm
@@ -92,6 +112,7 @@ awk -v c="$cold" -v w="$warm" -v d="$dstats" -v d2="$dstats2" -v ac="$api_cold" 
   printf "exporter scrape, stats API fallback: cold %.3f s, median of 3 %.3f s  -> %.1fx faster than docker stats\n", ac, aw, dm / aw
   printf "cgroup path vs API fallback:         %.1fx\n", aw / w
   printf "exporter peak RSS at 10 scrapes/s:   %.1f MiB\n", rss / 1024
+  printf "background samplers, no scrapes:     %.1f%% of one core\n", 100 * idle
 }'
 
 echo
