@@ -63,7 +63,7 @@ start_exporter() { # $1 = cgroup root
   for _ in $(seq 1 50); do curl -fs "$url/healthz" >/dev/null 2>&1 && return; sleep 0.1; done
   echo "bench: exporter did not start; see log:" >&2; cat "$work/exporter.log" >&2; exit 1
 }
-scrape() { curl -fs -o "$work/scrape" -w '%{time_total}\n' "$url/metrics"; }
+scrape() { curl -fs -m 30 -o "$work/scrape" -w '%{time_total}\n' "$url/metrics"; }
 median() { sort -n | awk '{a[NR]=$1} END{print a[int((NR+1)/2)]}'; }
 check_scrape() {
   local n; n=$(grep -c '^n8n_container_memory_working_set_bytes' "$work/scrape" || true)
@@ -89,14 +89,15 @@ t0=$(date +%s.%N); docker stats --no-stream "${ids[@]}" >/dev/null; t1=$(date +%
 dstats2=$(echo "$t1 - $t0" | bc -l)
 
 # RSS while serving 10 scrapes/s for 10 s (100 scrapes, bounded).
-peak=0
+peak=0 scrapes=()
 for _ in $(seq 1 100); do
-  curl -fs -o /dev/null "$url/metrics" &
+  curl -fs -m 10 -o /dev/null "$url/metrics" &
+  scrapes+=($!)
   sleep 0.1
   rss=$(awk '/VmRSS/{print $2}' /proc/$exporter_pid/status)
   [ "$rss" -gt "$peak" ] && peak=$rss
 done
-wait_scrapes=$(jobs -p | grep -v "^$exporter_pid$" || true); [ -n "$wait_scrapes" ] && wait $wait_scrapes 2>/dev/null || true
+wait "${scrapes[@]}" 2>/dev/null || true
 kill "$exporter_pid"; wait "$exporter_pid" 2>/dev/null || true
 
 start_exporter /nonexistent-cgroup-root
