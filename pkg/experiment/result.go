@@ -126,6 +126,17 @@ type CheckResult struct {
 func WriteJSON(w io.Writer, r *Result) error { return loadgen.WriteIndentedJSON(w, r) }
 
 // ReadJSON reads a result and rejects other schema versions.
+// Each case's model is set again at the best step of its recorded sweep,
+// as a run sets it now (results written before chose the knee).
 func ReadJSON(rd io.Reader) (*Result, error) {
-	return loadgen.ReadVersionedJSON(rd, "experiment result", SchemaVersion, func(r *Result) string { return r.Schema })
+	r, err := loadgen.ReadVersionedJSON(rd, "experiment result", SchemaVersion, func(r *Result) string { return r.Schema })
+	if err != nil {
+		return nil, err
+	}
+	for i, c := range r.Cases {
+		if at := bestStep(c.Sweep); at >= 0 {
+			r.Cases[i].Model = StepModelOf(c.Sweep.Steps[at], c.Predicted)
+		}
+	}
+	return r, nil
 }

@@ -55,7 +55,7 @@ th{background:#f5f5f5}td:first-child,th:first-child{text-align:left}
 {{with .Failed}}<ul class="warn">{{range .}}<li>{{.}}</li>{{end}}</ul>{{end}}
 {{.Chart}}
 <h2>Cases (read in this order: failures → throughput → model)</h2>
-<p class="sub">measured: passing requests per second at the knee, else the best step · ceiling: the exporter's published ceiling, the lowest servers ÷ demand over every resource, read at that step's end · binding: the resource that sets it · MVA: mean value analysis for that step's VUs (demands from the exporter, the one-request latency from the sweep's lowest step)</p>
+<p class="sub">measured: passing requests per second at the best step (the highest), where the checks read · ceiling: the exporter's published ceiling, the lowest servers ÷ demand over every resource, read at that step's end · binding: the resource that sets it · MVA: mean value analysis for that step's VUs (demands from the exporter, the one-request latency from the sweep's lowest step)</p>
 <div class="scroll"><table><thead><tr>{{range .Head}}<th>{{.}}</th>{{end}}</tr></thead><tbody>
 {{range .Rows}}<tr>{{range .Cells}}<td>{{.}}</td>{{end}}</tr>
 {{end}}</tbody></table></div>
