@@ -28,11 +28,7 @@ func (e Expect) validateModel() error {
 // model judges the checks against the exporter's model: measured ÷
 // ceiling and the binding kind at the best step, the MVA at every step.
 func (e Expect) model(c *CaseResult, add addFunc) {
-	best := bestStep(c.Sweep)
-	var at *StepModel
-	if best >= 0 {
-		at = StepModelOf(c.Sweep.Steps[best], c.Predicted)
-	}
+	at := BestStepModel(c.Sweep, c.Predicted)
 	if r := e.MeasuredOverCeiling; r != nil {
 		got, ok := "no ceiling", false
 		if at != nil && at.Ceiling > 0 {

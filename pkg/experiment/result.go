@@ -134,8 +134,8 @@ func ReadJSON(rd io.Reader) (*Result, error) {
 		return nil, err
 	}
 	for i, c := range r.Cases {
-		if at := bestStep(c.Sweep); at >= 0 {
-			r.Cases[i].Model = StepModelOf(c.Sweep.Steps[at], c.Predicted)
+		if m := BestStepModel(c.Sweep, c.Predicted); m != nil {
+			r.Cases[i].Model = m
 		}
 	}
 	return r, nil

@@ -135,9 +135,7 @@ func (r *Runner) load(ctx context.Context, plan loadgen.Plan, lt *loadgen.Target
 	if p.ForLoad > 0 {
 		cr.Ratio = cr.Measured.Ceiling / p.ForLoad
 	}
-	if at := bestStep(res); at >= 0 {
-		cr.Model = StepModelOf(res.Steps[at], &p)
-	}
+	cr.Model = BestStepModel(res, &p)
 	r.logf("  measured %.3f/s (%s), predicted %.3f/s, bottleneck %s, failed %d of %d%s",
 		cr.Measured.Ceiling, cr.Measured.From, p.ForLoad, p.Bottleneck, cr.Failures.Failed, cr.Failures.Requests, modelLog(cr.Model))
 	return nil

@@ -59,6 +59,15 @@ func StepModelOf(s loadgen.StepResult, after *Prediction) *StepModel {
 	return m
 }
 
+// BestStepModel is the model at the sweep's best step, where the checks
+// read; nil when no step ran or nothing was read.
+func BestStepModel(res *loadgen.Result, after *Prediction) *StepModel {
+	if at := bestStep(res); at >= 0 {
+		return StepModelOf(res.Steps[at], after)
+	}
+	return nil
+}
+
 // bestStep is the index of the step with the highest passing throughput,
 // the first on a tie; -1 when no step ran.
 func bestStep(res *loadgen.Result) int {
