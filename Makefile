@@ -29,16 +29,22 @@ deps:
 unit: deps
 	DOCKER_HOST=$$(bash $(LAB)/dockerd.sh) N8N_CEILING_REQUIRE_TOOLS=1 $(GO) test -count=1 -timeout 20m $(UNIT_PKGS)
 
+# The e2e suites stream as `go test -v` does; testsum then repeats the last
+# lines of every failed test at the end of the log.
+TESTSUM = set -o pipefail; $(GO) build -o $(BIN)/testsum ./e2e/testsum &&
 e2e: deps
-	N8N_CEILING_E2E=1 $(GO) test -count=1 -v -timeout 60m ./e2e/
+	$(TESTSUM) N8N_CEILING_E2E=1 $(GO) test -json -count=1 -v -timeout 60m ./e2e/ | $(BIN)/testsum
 
 # e2e-kube builds the kube lab (cached: a warm run only verifies) and runs
 # its suite: one cold up.sh, the tests, one down.sh.
 e2e-kube:
 	bash e2e/kube/build.sh
-	N8N_CEILING_E2E=1 $(GO) test -count=1 -v -timeout 40m ./e2e/kube/
+	$(TESTSUM) N8N_CEILING_E2E=1 $(GO) test -json -count=1 -v -timeout 40m ./e2e/kube/ | $(BIN)/testsum
 
-test: lint unit e2e e2e-kube
+# test runs the kube suite even when the Docker one failed, and fails if
+# either did.
+test: lint unit
+	rc=0; $(MAKE) e2e || rc=1; $(MAKE) e2e-kube || rc=1; exit $$rc
 
 demo: build deps
 	bash scripts/demo.sh
