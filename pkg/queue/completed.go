@@ -14,8 +14,8 @@ import (
 // fails, so this is the executions completed so far, read in one round
 // trip and exact to the second (n8n's own queue counter refreshes every
 // 20 s; a broker probe counts Code tasks, not executions). A job a killed
-// worker left stalled in the active list stays uncounted, a constant
-// offset that every difference cancels.
+// worker left stalled in the active list stays uncounted until Bull
+// removes it, which then counts as one completion.
 func (r *Reader) Completed(ctx context.Context) (float64, error) {
 	var id *redis.StringCmd
 	var lens []*redis.IntCmd

@@ -29,7 +29,9 @@ const (
 // is measured too, under the load it carries, with the time its slots spend
 // between one job and the next. A gated reading (the runner was saturated)
 // is not usable: jobs then hold their worker slot while waiting for a
-// runner slot, and the runner, not the job, sets that time.
+// runner slot, and the runner, not the job, sets that time. Nor is a
+// reading with a stalled job in the active list: Bull removes it without
+// it completing, and the counter would count it as done.
 func estimate(samples []sample) (Estimate, bool) {
 	run := steadySuffix(ungatedSuffix(samples))
 	if len(run) < 2 {

@@ -16,14 +16,18 @@ import (
 // in the active list has none. queued counts every job still in the queue
 // (waiting, in the active list, paused or delayed); id − queued is the jobs
 // completed so far (n8n removes a job when it ends). gated marks a reading
-// taken while the sampler's gate said the runner was saturated.
+// taken while the sampler's gate said the runner was saturated, or any
+// other reading the job time must not use. unlocked lists the active jobs
+// without a lock key: stalled, or (rarely) completed between the reading's
+// two round trips.
 type sample struct {
-	at     time.Time
-	active int64
-	wait   int64
-	queued int64
-	id     int64
-	gated  bool
+	at       time.Time
+	active   int64
+	wait     int64
+	queued   int64
+	id       int64
+	gated    bool
+	unlocked []string
 }
 
 // done is the jobs completed up to the reading.
@@ -46,21 +50,22 @@ func (r *Reader) sample(ctx context.Context, at time.Time) (sample, error) {
 	if err != nil && !errors.Is(err, redis.Nil) {
 		return sample{}, fmt.Errorf("redis sample: %s is not a counter: %w", r.key("id"), err)
 	}
-	locked, err := r.locked(ctx, active.Val())
+	unlocked, err := r.unlocked(ctx, active.Val())
 	if err != nil {
 		return sample{}, err
 	}
-	return sample{at: at, active: locked, wait: lens[0].Val(), queued: total(lens), id: n}, nil
+	locked := int64(len(active.Val()) - len(unlocked))
+	return sample{at: at, active: locked, wait: lens[0].Val(), queued: total(lens), id: n, unlocked: unlocked}, nil
 }
 
 // maxActive bounds the active jobs one reading looks at.
 const maxActive = 10000
 
-// locked counts the jobs among ids whose lock key exists, in one round
+// unlocked returns the jobs among ids without a lock key, in one round
 // trip.
-func (r *Reader) locked(ctx context.Context, ids []string) (int64, error) {
+func (r *Reader) unlocked(ctx context.Context, ids []string) ([]string, error) {
 	if len(ids) == 0 {
-		return 0, nil
+		return nil, nil
 	}
 	cmds := make([]*redis.IntCmd, len(ids))
 	_, err := r.rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
@@ -70,11 +75,13 @@ func (r *Reader) locked(ctx context.Context, ids []string) (int64, error) {
 		return nil
 	})
 	if err != nil {
-		return 0, fmt.Errorf("redis sample: job locks: %w", err)
+		return nil, fmt.Errorf("redis sample: job locks: %w", err)
 	}
-	var n int64
-	for _, c := range cmds {
-		n += c.Val()
+	var out []string
+	for i, c := range cmds {
+		if c.Val() == 0 {
+			out = append(out, ids[i])
+		}
 	}
-	return n, nil
+	return out, nil
 }

@@ -26,7 +26,8 @@ type Sampler struct {
 	samples []sample
 	last    Estimate // newest good estimate, held while gated or idle
 	hasLast bool
-	busy    bool // a reading since the last BusySinceLast had jobs waiting or the gate closed
+	prevOff map[string]bool // the previous reading's unlocked active jobs
+	busy    bool            // a reading since the last BusySinceLast had jobs waiting or the gate closed
 	err     error
 }
 
@@ -89,7 +90,9 @@ func (s *Sampler) Step(ctx context.Context, at time.Time) {
 	if err != nil {
 		return
 	}
-	smp.gated = gated || !watched && smp.wait > 0
+	stalled := s.stalled(smp.unlocked)
+	smp.gated = gated || !watched && smp.wait > 0 || stalled
+	smp.unlocked = nil
 	if n := s.slots.Load(); n > 0 {
 		smp.active = min(smp.active, n)
 	}
@@ -101,6 +104,23 @@ func (s *Sampler) Step(ctx context.Context, at time.Time) {
 	if e, ok := estimate(s.samples); ok {
 		s.last, s.hasLast = e, true
 	}
+}
+
+// stalled says whether a job sat in the active list without a lock in
+// this reading and the previous one: its worker died, and Bull will remove
+// it from the queue without it completing, which the job-id counter would
+// take for a completion. A job that completed between a reading's two
+// round trips is unlocked in that reading only. Such readings are not
+// used, so no window spans a removal seen beforehand.
+func (s *Sampler) stalled(unlocked []string) bool {
+	found := false
+	next := make(map[string]bool, len(unlocked))
+	for _, id := range unlocked {
+		found = found || s.prevOff[id]
+		next[id] = true
+	}
+	s.prevOff = next
+	return found
 }
 
 // gated asks the gate, outside the lock (it reads the probes); watched

@@ -55,9 +55,24 @@ func TestSampler(t *testing.T) {
 		c.IncrBy(ctx, "bull:jobs:id", 2) // 2 arrivals per second
 		s.Step(ctx, t0.Add(time.Duration(i)*time.Second))
 	}
+	if e, ok, err := s.JobTime(); ok || err != nil {
+		t.Fatalf("a stalled job in the active list: %+v ok %v err %v, want no estimate", e, ok, err)
+	}
+	// Bull removes the stalled job, which the counter takes for a
+	// completion; the window starts after it. A job unlocked in one
+	// reading only (it completed between the round trips) is no stall.
+	c.LRem(ctx, "bull:jobs:active", 0, "stalled")
+	for i := 12; i < 24; i++ {
+		c.IncrBy(ctx, "bull:jobs:id", 2)
+		if i == 18 {
+			c.LPush(ctx, "bull:jobs:active", "raced")
+		}
+		s.Step(ctx, t0.Add(time.Duration(i)*time.Second))
+		c.LRem(ctx, "bull:jobs:active", 0, "raced")
+	}
 	e, ok, err := s.JobTime()
-	if err != nil || !ok || e.JobTime != 2*time.Second {
-		t.Fatalf("got %+v ok %v err %v, want 2 s (4 active / 2 per s)", e, ok, err)
+	if err != nil || !ok || e.JobTime != 2*time.Second || e.Span != 11*time.Second {
+		t.Fatalf("got %+v ok %v err %v, want 2 s (4 active / 2 per s) over the 11 s after the removal", e, ok, err)
 	}
 	// Saturated: 10 jobs in service, 10 waiting, 4 arrive and 4 complete
 	// each second, so the jobs now take 10 / 4 per s = 2.5 s. With no gate
@@ -67,7 +82,7 @@ func TestSampler(t *testing.T) {
 	for i := range 10 {
 		c.LPush(ctx, "bull:jobs:wait", "w"+string(rune('a'+i)))
 	}
-	for i := 12; i < 20; i++ {
+	for i := 24; i < 32; i++ {
 		c.IncrBy(ctx, "bull:jobs:id", 4)
 		s.Step(ctx, t0.Add(time.Duration(i)*time.Second))
 	}
@@ -80,7 +95,7 @@ func TestSampler(t *testing.T) {
 	s.SetGate(func() bool { return false })
 	s.SetSlots(10)
 	activate(t, c, "killed-1", "killed-2")
-	for i := 20; i < 28; i++ {
+	for i := 32; i < 40; i++ {
 		c.IncrBy(ctx, "bull:jobs:id", 4)
 		s.Step(ctx, t0.Add(time.Duration(i)*time.Second))
 	}
@@ -89,7 +104,7 @@ func TestSampler(t *testing.T) {
 	}
 	// Redis down: the error is reported, the estimate is kept.
 	r.Close()
-	s.Step(ctx, t0.Add(29*time.Second))
+	s.Step(ctx, t0.Add(41*time.Second))
 	if e3, ok, err := s.JobTime(); err == nil || !ok || e3.JobTime != 2500*time.Millisecond {
 		t.Fatalf("after shutdown: %+v ok %v err %v", e3, ok, err)
 	}
