@@ -25,11 +25,13 @@
 // comes from the finite-source queue whose mean queue length matches the
 // station's; the textbook recursion for its probabilities, run with the
 // negative think time Z + latency − Σ D_k that overlap amounts to, yields
-// negative probabilities. Overlapping is exact at N = 1 (a station waits
-// nothing while N is at most its servers), for single-server stations
-// visited one after another (classic exact MVA) and for one multi-server
-// station with a think time (the finite-source queue M/M/m//N); with a
-// multi-server station among
+// negative probabilities. A spread station (CPU cores) whose demand exceeds
+// the latency is queued as m·latency/D servers each held for the latency:
+// an execution that alone keeps more than one core busy meets the others
+// there before m of them run. Overlapping is exact at N = 1 (one execution
+// waits nowhere), for single-server stations visited one after another
+// (classic exact MVA) and for one multi-server station with a think time
+// (the finite-source queue M/M/m//N); with a multi-server station among
 // other queues it is within 2 % of exact MVA on the tested grid. It
 // converges to min_k m_k/D_k as N grows. It ignores how waiting for one
 // resource stretches the holding of another (a job waiting for a runner

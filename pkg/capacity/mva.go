@@ -69,7 +69,11 @@ func Overlapping(net Network, latency float64, maxN int) ([]Point, error) {
 	if !positive(latency) || latency < net.MinLatency() {
 		return nil, invalid("latency must be a positive number of seconds, at least %v (the longest a station must hold one execution), got %v", net.MinLatency(), latency)
 	}
-	return solve(net, normalized(net), latency, maxN, newFittedMarginals(len(net.Stations)), MaxWork)
+	st := normalized(net)
+	for k := range st {
+		st[k] = st[k].within(latency)
+	}
+	return solve(net, st, latency, maxN, newFittedMarginals(len(net.Stations)), MaxWork)
 }
 
 func tooMuchWork(w int) error {

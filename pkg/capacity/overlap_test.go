@@ -78,6 +78,31 @@ func TestOverlappingStaysWithinAsymptoticBound(t *testing.T) {
 	}
 }
 
+// A short webhook on two cores: alone, one request takes 49 ms and keeps
+// 57 ms of the host's CPU busy, so it needs more than one core. Two users
+// then share the cores before either has a core to itself: with the host as
+// two separate servers the curve put them at 2/0.049 = 40.8/s, past the
+// host's 2/0.057 = 35.1/s. Within the latency the host is 2·49/57 servers
+// each held 49 ms, and the two users wait for each other.
+func TestOverlappingSpreadBeyondOneCore(t *testing.T) {
+	net := Network{Stations: []Station{{Name: "cpu:host", Servers: 2, Demand: 0.057, Spread: true}}}
+	c, err := Overlapping(net, 0.049, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c[0].Throughput != 1/0.049 {
+		t.Errorf("N=1: X %v, want 1/0.049", c[0].Throughput)
+	}
+	// One other user always at the host: the arrival waits 49 ms × (2/(2·49/57) − 1).
+	if want := 2 / 0.057; !near(c[1].Throughput, want, 1e-9) {
+		t.Errorf("N=2: X %v, want %v (the host's ceiling)", c[1].Throughput, want)
+	}
+	slow := Network{Stations: []Station{{Name: "cpu:host", Servers: 2, Demand: 0.030, Spread: true}}}
+	if c, _ := Overlapping(slow, 0.049, 2); c[1].Throughput != 2/0.049 {
+		t.Errorf("30 ms on two cores within 49 ms: N=2 X %v, want 2/0.049 (one core each, no wait)", c[1].Throughput)
+	}
+}
+
 // CPU-shaped: the host's two cores bind at 2/0.034 s; the per-process CPU
 // and the slots overlap them inside a 40 ms latency.
 func TestOverlappingConvergesToCeiling(t *testing.T) {
@@ -154,8 +179,9 @@ type overlapCase struct {
 	latency float64
 }
 
-// randomOverlaps draws networks of 1 to 5 stations whose latency lies
-// between the longest hold and a little over the sum, from a fixed seed.
+// randomOverlaps draws networks of 1 to 5 stations, half of them spread,
+// whose latency lies between MinLatency and a little over the sum of the
+// holds, from a fixed seed.
 func randomOverlaps(count int) []overlapCase {
 	r := rand.New(rand.NewPCG(1, 2))
 	out := make([]overlapCase, count)
@@ -163,10 +189,11 @@ func randomOverlaps(count int) []overlapCase {
 		var net Network
 		for k := range 1 + r.IntN(5) {
 			m := []float64{0.5, 1, 1.5, 2, 4, 10, 50}[r.IntN(7)]
-			net.Stations = append(net.Stations, Station{Name: fmt.Sprint(k), Servers: m, Demand: math.Exp(r.NormFloat64())})
+			spread := r.IntN(2) == 0
+			net.Stations = append(net.Stations, Station{Name: fmt.Sprint(k), Servers: m, Demand: math.Exp(r.NormFloat64()), Spread: spread})
 		}
 		net.Think = float64(r.IntN(2)) * 2 * r.Float64()
-		top := net.MaxHold()
+		top := net.MinLatency()
 		out[i] = overlapCase{Network: net, latency: top + 1.2*r.Float64()*(net.TotalHold()-top)}
 	}
 	return out

@@ -50,6 +50,19 @@ func (s Station) normal() Station {
 	return s
 }
 
+// within is the station as Overlapping queues for it when one execution
+// alone takes latency seconds. A spread station whose demand exceeds the
+// latency keeps D/latency of its servers busy through the whole latency,
+// so its m servers hold m·latency/D such executions at once, each for the
+// latency: the same ceiling m/D, but executions meet there before m of
+// them run. Any other station is unchanged.
+func (s Station) within(latency float64) Station {
+	if !s.Spread || s.Demand <= latency {
+		return s
+	}
+	return Station{Name: s.Name, Servers: s.Servers * latency / s.Demand, Demand: latency, Spread: true}
+}
+
 // Network is a closed system: every user cycles through the stations and
 // then thinks for Think seconds before its next request.
 type Network struct {
