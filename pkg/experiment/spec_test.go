@@ -124,9 +124,8 @@ func TestShippedSpecs(t *testing.T) {
 			t.Errorf("%s holds experiment %q", f, s.Name)
 		}
 	}
-	// Slot-bound cases: within 3 % of the published ceiling (worker-bound
-	// 5 % below, while the job time is not yet measured), the slots bind.
-	for name, want := range map[string]Range{"runner-limit": {0.97, 1.03}, "worker-bound": {0.95, 1.03}} {
+	// Slot-bound cases: within 3 % of the published ceiling, the slots bind.
+	for name, want := range map[string]Range{"runner-limit": {0.97, 1.03}, "worker-bound": {0.97, 1.03}} {
 		for _, c := range byName[name].Cases {
 			if r := c.Expect.MeasuredOverCeiling; r == nil || *r != want || c.Expect.BindingKind != "slots" || c.Expect.Bottleneck == "" {
 				t.Errorf("%s %s expects %+v", name, c.Name, c.Expect)

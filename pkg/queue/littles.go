@@ -60,10 +60,13 @@ func ungatedSuffix(samples []sample) []sample {
 }
 
 // steadySuffix returns the longest suffix of run that is long enough and
-// starts and ends with about the same number of active jobs. Little's law
+// starts and ends with about the same number of locked jobs. Little's law
 // over a finite window holds only then: a window that catches a backlog
 // draining (or a load ramping up) counts jobs that arrived before it (or
-// leave after it), and its estimate can be off by the whole backlog.
+// leave after it), and its estimate can be off by the whole backlog. The
+// locks a killed worker left count here, though not in the mean: a new
+// worker starting beside them would otherwise look full from its first
+// job, its ramp a steady state.
 func steadySuffix(run []sample) []sample {
 	if len(run) < 2 {
 		return nil
@@ -74,7 +77,7 @@ func steadySuffix(run []sample) []sample {
 		if last.at.Sub(s[0].at) < minSpan || last.done()-s[0].done() < minJobs {
 			return nil
 		}
-		if tol := max(1, 0.2*meanActive(s)); math.Abs(float64(s[0].active-last.active)) <= tol {
+		if tol := max(1, 0.2*meanActive(s)); math.Abs(float64(s[0].locked()-last.locked())) <= tol {
 			return s
 		}
 	}

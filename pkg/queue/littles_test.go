@@ -86,6 +86,24 @@ func TestLittlesLawNeedsSteadyState(t *testing.T) {
 	}
 }
 
+// A worker of 8 slots replaces a killed one whose 5 jobs keep their locks:
+// capped at 8 the count looks full from the new worker's first reading,
+// while it is still taking its first jobs. The ramp is left out by the
+// locks, stale ones included.
+func TestLittlesLawRampBesideStaleLocks(t *testing.T) {
+	s := []sample{
+		{at: t0, active: 8, id: 0}, // 5 stale + 3 new: at the cap
+		{at: t0.Add(time.Second), active: 8, over: 5, id: 0},
+	}
+	for i := 2; i < 14; i++ { // then 8 completions a second
+		s = append(s, sample{at: t0.Add(time.Duration(i) * time.Second), active: 8, over: 5, id: int64(8 * (i - 1))})
+	}
+	e, ok := estimate(s)
+	if !ok || e.JobTime != time.Second || e.Span != 12*time.Second {
+		t.Fatalf("got %+v ok %v, want 8 jobs / 8 per s = 1 s over the 12 s after the ramp", e, ok)
+	}
+}
+
 func TestLittlesLawRefusesThinData(t *testing.T) {
 	cases := map[string][]sample{
 		"empty":        nil,

@@ -23,6 +23,7 @@ import (
 type sample struct {
 	at       time.Time
 	active   int64
+	over     int64 // locked jobs past the live workers' slots: a killed worker's
 	wait     int64
 	queued   int64
 	id       int64
@@ -32,6 +33,9 @@ type sample struct {
 
 // done is the jobs completed up to the reading.
 func (s sample) done() int64 { return s.id - s.queued }
+
+// locked is every job with a lock key, a killed worker's included.
+func (s sample) locked() int64 { return s.active + s.over }
 
 func (r *Reader) sample(ctx context.Context, at time.Time) (sample, error) {
 	var active *redis.StringSliceCmd

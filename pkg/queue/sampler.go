@@ -94,7 +94,8 @@ func (s *Sampler) Step(ctx context.Context, at time.Time) {
 	smp.gated = gated || !watched && smp.wait > 0 || stalled
 	smp.unlocked = nil
 	if n := s.slots.Load(); n > 0 {
-		smp.active = min(smp.active, n)
+		smp.over = max(0, smp.active-n)
+		smp.active -= smp.over
 	}
 	s.busy = s.busy || gated || smp.wait > 0
 	s.samples = append(s.samples, smp)
@@ -107,11 +108,11 @@ func (s *Sampler) Step(ctx context.Context, at time.Time) {
 }
 
 // stalled says whether a job sat in the active list without a lock in
-// this reading and the previous one: its worker died, and Bull will remove
-// it from the queue without it completing, which the job-id counter would
-// take for a completion. A job that completed between a reading's two
-// round trips is unlocked in that reading only. Such readings are not
-// used, so no window spans a removal seen beforehand.
+// this reading and the previous one: its worker died. Bull moves such a
+// job back to wait, or out of the queue without it completing, which the
+// job-id counter would take for a completion. A job that completed between
+// a reading's two round trips is unlocked in that reading only. Such
+// readings are not used, so no window spans a removal seen beforehand.
 func (s *Sampler) stalled(unlocked []string) bool {
 	found := false
 	next := make(map[string]bool, len(unlocked))
