@@ -86,16 +86,17 @@ func TestSweepFindsTheCeiling(t *testing.T) {
 		t.Fatal("no knee reported")
 	}
 	knee := res.Knee
-	// The knee must be the lowest step already within 5 % of the best.
-	for _, s := range res.Steps {
-		if s.Figures.Throughput >= 0.95*best {
-			if s.Index != knee.Index {
-				t.Errorf("knee at step %d, but step %d (%d VU) is the lowest on the plateau", knee.Index, s.Index, s.Load.VUs)
-			}
-			break
+	// The knee is within 5 % of the best, nothing after it adds 5 %, and
+	// every step before it within 5 % of the best had a later step that did.
+	if knee.MeasuredCeiling < 0.95*best {
+		t.Errorf("knee at %.2f/s, below 95 %% of the best %.2f/s", knee.MeasuredCeiling, best)
+	}
+	for _, s := range res.Steps[:knee.Index] {
+		if x := s.Figures.Throughput; x >= 0.95*best && !risesAfter(res.Steps[s.Index+1:], x) {
+			t.Errorf("knee at step %d, but step %d (%d VU, %.2f/s) is already on the plateau", knee.Index, s.Index, s.Load.VUs, x)
 		}
 	}
-	if last > knee.MeasuredCeiling*1.05 {
+	if risesAfter(res.Steps[knee.Index+1:], knee.MeasuredCeiling) || last > knee.MeasuredCeiling*1.05 {
 		t.Errorf("throughput still rising after the knee: %.2f → %.2f", knee.MeasuredCeiling, last)
 	}
 	t.Logf("knee at %d VU, measured ceiling %.2f/s, predicted %.2f/s", knee.Load.VUs, knee.MeasuredCeiling, ceiling)
@@ -148,4 +149,14 @@ func checkReportRenders(t *testing.T, report string) {
 	if st, err := os.Stat(shot); err != nil || st.Size() < 20000 {
 		t.Errorf("screenshot %s missing or blank (%v)", shot, err)
 	}
+}
+
+// risesAfter says whether a step in later adds 5 % or more over x.
+func risesAfter(later []loadgen.StepResult, x float64) bool {
+	for _, s := range later {
+		if s.Figures.Throughput >= 1.05*x {
+			return true
+		}
+	}
+	return false
 }

@@ -26,11 +26,8 @@ func FindKnee(pts []KneePoint) int {
 		return -1
 	}
 	for i, p := range pts {
-		if p.Throughput >= KneeShare*best {
-			if isPlateau(p, pts[i+1:]) {
-				return i
-			}
-			return -1
+		if p.Throughput >= KneeShare*best && isPlateau(p, pts[i+1:]) {
+			return i
 		}
 	}
 	return -1
