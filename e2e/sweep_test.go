@@ -81,7 +81,6 @@ func TestSweepFindsTheCeiling(t *testing.T) {
 	if math.Abs(best-ceiling)/ceiling > 0.12 {
 		t.Errorf("best step %.2f/s, want about %.2f/s", best, ceiling)
 	}
-	last := res.Steps[len(res.Steps)-1].Figures.Throughput
 	if res.Knee == nil {
 		t.Fatal("no knee reported")
 	}
@@ -96,8 +95,8 @@ func TestSweepFindsTheCeiling(t *testing.T) {
 			t.Errorf("knee at step %d, but step %d (%d VU, %.2f/s) is already on the plateau", knee.Index, s.Index, s.Load.VUs, x)
 		}
 	}
-	if risesAfter(res.Steps[knee.Index+1:], knee.MeasuredCeiling) || last > knee.MeasuredCeiling*1.05 {
-		t.Errorf("throughput still rising after the knee: %.2f → %.2f", knee.MeasuredCeiling, last)
+	if risesAfter(res.Steps[knee.Index+1:], knee.MeasuredCeiling) {
+		t.Errorf("throughput still rising after the knee at %.2f/s", knee.MeasuredCeiling)
 	}
 	t.Logf("knee at %d VU, measured ceiling %.2f/s, predicted %.2f/s", knee.Load.VUs, knee.MeasuredCeiling, ceiling)
 

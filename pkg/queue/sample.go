@@ -17,18 +17,15 @@ import (
 // (waiting, in the active list, paused or delayed); id − queued is the jobs
 // completed so far (n8n removes a job when it ends). gated marks a reading
 // taken while the sampler's gate said the runner was saturated, or any
-// other reading the job time must not use. unlocked lists the active jobs
-// without a lock key: stalled, or (rarely) completed between the reading's
-// two round trips.
+// other reading the job time must not use.
 type sample struct {
-	at       time.Time
-	active   int64
-	over     int64 // locked jobs past the live workers' slots: a killed worker's
-	wait     int64
-	queued   int64
-	id       int64
-	gated    bool
-	unlocked []string
+	at     time.Time
+	active int64
+	over   int64 // locked jobs past the live workers' slots: a killed worker's
+	wait   int64
+	queued int64
+	id     int64
+	gated  bool
 }
 
 // done is the jobs completed up to the reading.
@@ -37,7 +34,9 @@ func (s sample) done() int64 { return s.id - s.queued }
 // locked is every job with a lock key, a killed worker's included.
 func (s sample) locked() int64 { return s.active + s.over }
 
-func (r *Reader) sample(ctx context.Context, at time.Time) (sample, error) {
+// sample takes one reading, and returns with it the active jobs without a
+// lock key: stalled, or (rarely) completed between its two round trips.
+func (r *Reader) sample(ctx context.Context, at time.Time) (sample, []string, error) {
 	var active *redis.StringSliceCmd
 	var id *redis.StringCmd
 	var lens []*redis.IntCmd // wait, active, paused, delayed
@@ -48,18 +47,18 @@ func (r *Reader) sample(ctx context.Context, at time.Time) (sample, error) {
 		return nil
 	})
 	if err != nil && !errors.Is(err, redis.Nil) {
-		return sample{}, fmt.Errorf("redis sample: %w", err)
+		return sample{}, nil, fmt.Errorf("redis sample: %w", err)
 	}
 	n, err := id.Int64()
 	if err != nil && !errors.Is(err, redis.Nil) {
-		return sample{}, fmt.Errorf("redis sample: %s is not a counter: %w", r.key("id"), err)
+		return sample{}, nil, fmt.Errorf("redis sample: %s is not a counter: %w", r.key("id"), err)
 	}
 	unlocked, err := r.unlocked(ctx, active.Val())
 	if err != nil {
-		return sample{}, err
+		return sample{}, nil, err
 	}
 	locked := int64(len(active.Val()) - len(unlocked))
-	return sample{at: at, active: locked, wait: lens[0].Val(), queued: total(lens), id: n, unlocked: unlocked}, nil
+	return sample{at: at, active: locked, wait: lens[0].Val(), queued: total(lens), id: n}, unlocked, nil
 }
 
 // maxActive bounds the active jobs one reading looks at.

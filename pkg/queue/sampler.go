@@ -82,7 +82,7 @@ func (s *Sampler) Run(ctx context.Context) {
 func (s *Sampler) Step(ctx context.Context, at time.Time) {
 	ctx, cancel := context.WithTimeout(ctx, s.interval)
 	defer cancel()
-	smp, err := s.r.sample(ctx, at)
+	smp, unlocked, err := s.r.sample(ctx, at)
 	gated, watched := s.gated()
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -90,9 +90,8 @@ func (s *Sampler) Step(ctx context.Context, at time.Time) {
 	if err != nil {
 		return
 	}
-	stalled := s.stalled(smp.unlocked)
+	stalled := s.stalled(unlocked)
 	smp.gated = gated || !watched && smp.wait > 0 || stalled
-	smp.unlocked = nil
 	if n := s.slots.Load(); n > 0 {
 		smp.over = max(0, smp.active-n)
 		smp.active -= smp.over
