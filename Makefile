@@ -7,7 +7,7 @@ LAB := e2e/lab
 # measurements do not share the two cores with other tests.
 UNIT_PKGS = $$($(GO) list ./... | grep -v '/e2e$$')
 
-.PHONY: results all build test lint unit e2e e2e-kube deps demo down clean dashboards bench-exporter bench-probe bench-loadctl
+.PHONY: results all build test lint unit e2e e2e-repeat e2e-kube deps demo down clean dashboards bench-exporter bench-probe bench-loadctl
 
 all: build
 
@@ -40,6 +40,20 @@ e2e: deps
 e2e-kube:
 	bash e2e/kube/build.sh
 	$(TESTSUM) N8N_CEILING_E2E=1 $(GO) test -json -count=1 -v -timeout 40m ./e2e/kube/ | $(BIN)/testsum
+
+# e2e-repeat runs the timing-sensitive e2e tests N times on one lab and
+# sets each check's figure side by side (e2e/repeat): every run, the lowest
+# and highest, and how many runs passed. Each run's log, experiment results
+# and figures stay in out/repeat/<n>/.
+N ?= 3
+REPEAT_TESTS ?= TestRunnerLimitSetsThroughput|TestProbeCountsWhatTheRunnerRuns|TestSweepFindsTheCeiling|TestExperiments
+e2e-repeat: deps
+	rm -rf out/repeat; rc=0; for i in $$(seq $(N)); do \
+	  mkdir -p out/repeat/$$i; echo "e2e-repeat: run $$i of $(N)"; \
+	  E2E_RESULTS=$(CURDIR)/out/repeat/$$i LAB_KEEP=1 N8N_CEILING_E2E=1 $(GO) test -count=1 -v -timeout 90m \
+	    -run '$(REPEAT_TESTS)' ./e2e/ >out/repeat/$$i/log 2>&1 || { rc=1; echo "e2e-repeat: run $$i failed (out/repeat/$$i/log)"; }; \
+	done; \
+	$(GO) run ./e2e/repeat/cmd out/repeat/* || rc=1; bash $(LAB)/down.sh >/dev/null; exit $$rc
 
 # test runs the kube suite even when the Docker one failed, and fails if
 # either did.

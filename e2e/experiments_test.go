@@ -18,7 +18,10 @@ func TestExperiments(t *testing.T) {
 	}
 	upLab(t, map[string]string{"LAB_PROBE": "1"})
 	loadctl := buildTool(t, "cmd/loadctl")
-	dir := t.TempDir()
+	dir := resultsDir() // make e2e-repeat reads the results back
+	if dir == "" {
+		dir = t.TempDir()
+	}
 	for _, spec := range specs {
 		name := strings.TrimSuffix(filepath.Base(spec), ".yaml")
 		t.Run(name, func(t *testing.T) {
