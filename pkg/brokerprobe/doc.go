@@ -32,10 +32,20 @@
 //   - state (state.go): one state machine per connection, fed before the
 //     message is forwarded so a peer's reply never overtakes it.
 //
-// Inference rules, from n8n 2.23.2's task broker and runner:
+// Inference rules, from n8n 2.23.2's task broker and runner, and 2.41.1's
+// accept timeout:
 //
 //   - running = accepted − done − error − cancelled; tasks still running
 //     when a connection drops are counted as lost.
+//   - a broker:taskcancel for a task the runner has not answered is the
+//     broker's accept timeout (N8N_RUNNERS_TASK_ACCEPT_TIMEOUT, reason
+//     "Acknowledgement window elapsed"). A runner whose event loop was
+//     blocked reads the accept and the cancel together: it answers
+//     runner:taskaccepted late, then frees the slot without a message. The
+//     task ends as accept_timeout and is remembered (the last 4096 per
+//     connection), so its late answer is neither running nor raises the
+//     limit. A running task cancelled with that reason is one whose answer
+//     crossed the cancel; it ends as accept_timeout too.
 //   - an offer is open from runner:taskoffer until validFor elapses or the
 //     broker accepts it (broker:taskofferaccept consumes it either way).
 //   - limit = max(peak of open offers + running, size of the first burst

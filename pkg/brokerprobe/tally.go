@@ -19,12 +19,13 @@ const (
 	outcomeError
 	outcomeCancelled
 	outcomeRejected
-	outcomeDeferred // the launcher handed the task to the runner it starts
-	outcomeLost     // the connection dropped while the task ran
+	outcomeDeferred      // the launcher handed the task to the runner it starts
+	outcomeLost          // the connection dropped while the task ran
+	outcomeAcceptTimeout // the broker cancelled it before the runner answered its accept
 	numOutcomes
 )
 
-var outcomeLabels = [numOutcomes]string{"done", "error", "cancelled", "rejected", "deferred", "lost"}
+var outcomeLabels = [numOutcomes]string{"done", "error", "cancelled", "rejected", "deferred", "lost", "accept_timeout"}
 
 // Rejection reasons are mapped to a fixed set so the label stays bounded
 // whatever text a runner sends.
