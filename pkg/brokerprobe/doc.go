@@ -46,6 +46,13 @@
 //     connection), so its late answer is neither running nor raises the
 //     limit. A running task cancelled with that reason is one whose answer
 //     crossed the cancel; it ends as accept_timeout too.
+//   - the broker closes with 1002 and no reason both a runner it reports
+//     unresponsive (3 consecutive accept timeouts, or no offers while a
+//     request expired) and one that missed a heartbeat. The probe counts
+//     the accept timeouts in a row as the broker does, reset by an answer
+//     in time, and labels a 1002 close the broker sent first
+//     runner-unresponsive when they reached 3, else other.
+//   - broker:drain counts once per connection.
 //   - an offer is open from runner:taskoffer until validFor elapses or the
 //     broker accepts it (broker:taskofferaccept consumes it either way).
 //   - limit = max(peak of open offers + running, size of the first burst

@@ -173,11 +173,12 @@ func (p *Probe) relay(runner, broker end, id string) {
 	forwardControl(runner, broker)
 	forwardControl(broker, runner)
 
-	ended := make(chan error, 2) // a pump saw its side end, before it relays the close
+	ended := make(chan pumpEnd, 2) // a pump saw its side end, before it relays the close
 	done := make(chan struct{}, 2)
 	go func() { p.pump(runner, broker, state, toBroker, ended); done <- struct{}{} }()
 	go func() { p.pump(broker, runner, state, toRunner, ended); done <- struct{}{} }()
 	first := <-ended
+	noteClose(state, first)
 	// The other side has the grace period to answer the forwarded close;
 	// after it both sockets are cut, which frees a pump blocked in a read,
 	// a write or a flush.
@@ -199,7 +200,7 @@ func (p *Probe) relay(runner, broker end, id string) {
 	info := state.info(p.now())
 	p.log.Info("runner disconnected", "id", info.ID, "name", info.Name, "launcher", info.Launcher,
 		"draining", info.Draining, "uptime", info.Uptime.Round(time.Millisecond), "lost_tasks", lost,
-		"close", closeText(first))
+		"close", closeText(first.err))
 	p.untrack(state) // last, so whoever sees the connection gone also sees the log
 }
 
@@ -223,12 +224,12 @@ func forwardControl(from, to end) {
 // with src's close code, or 1011 when src failed or dst could not be
 // written. It reports the error that ended it on ended first, so the
 // relay's grace period starts even if the close blocks.
-func (p *Probe) pump(src, dst end, state *connState, dir int, ended chan<- error) {
+func (p *Probe) pump(src, dst end, state *connState, dir int, ended chan<- pumpEnd) {
 	prefix := make([]byte, prefixLimit)
 	for {
 		mt, r, err := src.ws.NextReader()
 		if err != nil {
-			ended <- err
+			ended <- pumpEnd{dir, err}
 			sendClose(dst, closePayload(err))
 			return
 		}
@@ -236,15 +237,21 @@ func (p *Probe) pump(src, dst end, state *connState, dir int, ended chan<- error
 		var rerr readError
 		switch {
 		case errors.As(err, &rerr):
-			ended <- rerr.error
+			ended <- pumpEnd{dir, rerr.error}
 			sendClose(dst, closePayload(rerr.error))
 			return
 		case err != nil:
-			ended <- err
+			ended <- pumpEnd{dir, err}
 			sendClose(src, closePayload(err))
 			return
 		}
 	}
+}
+
+// pumpEnd is why the pump of direction dir stopped.
+type pumpEnd struct {
+	dir int
+	err error
 }
 
 // readError marks a failure on the side being read.
@@ -303,6 +310,16 @@ func (p *Probe) tap(prefix []byte, truncated bool, state *connState, dir int) {
 		return
 	}
 	state.apply(f, dir, p.now())
+}
+
+// noteClose hands the state a 1002 close the broker sent first, as n8n
+// drops a runner unresponsive or for a missed heartbeat; the broker's
+// answer to the runner's own close is not counted.
+func noteClose(state *connState, first pumpEnd) {
+	var ce *websocket.CloseError
+	if first.dir == toRunner && errors.As(first.err, &ce) && ce.Code == websocket.CloseProtocolError {
+		state.protocolClose(ce.Text)
+	}
 }
 
 // closePayload mirrors a received close; a failure or a code that may not

@@ -120,6 +120,9 @@ func (c *connState) fromBroker(f frame) {
 	case msgCancel:
 		c.cancel(f)
 	case msgDrain:
+		if !c.draining {
+			c.tally.drain()
+		}
 		c.draining = true
 	}
 }
@@ -171,6 +174,16 @@ func (c *connState) cancel(f frame) {
 func (c *connState) acceptTimedOut() {
 	c.tally.outcome(outcomeAcceptTimeout)
 	c.timeouts++
+}
+
+// protocolClose counts the broker's 1002 close. n8n sends it, without a
+// reason, both to a runner it reports unresponsive and to one that missed
+// a heartbeat; it counts as runner-unresponsive when the probe saw the
+// broker's threshold of consecutive accept timeouts, or the reason says so.
+func (c *connState) protocolClose(reason string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.tally.unresponsiveClose(c.timeouts >= maxAcceptTimeouts || strings.Contains(strings.ToLower(reason), "unresponsive"))
 }
 
 func (c *connState) offer(f frame, now time.Time) {
