@@ -21,7 +21,11 @@
 //     misses a pong; on Linux a write that cannot progress while the side
 //     feeding it has hung up fails within 250 ms. From the moment either
 //     side ends, the other has 5 s to answer the close, then both sockets
-//     are cut, even if a pump is blocked writing. Every other path
+//     are cut, even if a pump is blocked writing. Probe.Shutdown sends
+//     1001 Going Away to both sides of every relay (session.go), and to
+//     any relay started after it, relays none of their answering closes,
+//     and waits for the relays to end until its context ends, then cuts
+//     the sockets left (shutdown.go). Every other path
 //     (/healthz, /runners/auth, …) goes through httputil.ReverseProxy.
 //     Hop-by-hop headers, and those a Connection header names, are
 //     dropped both ways.

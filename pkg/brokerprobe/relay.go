@@ -166,17 +166,23 @@ func relayDeadlines(heartbeat time.Duration) deadlines {
 // starts as soon as either side ends, even while the other pump is blocked
 // writing to a peer that stopped reading.
 func (p *Probe) relay(runner, broker end, id string) {
-	state := newConnState(id, p.now(), p.tally)
-	p.track(state)
-	p.log.Info("runner connected", "id", state.id)
+	s := &session{runner: runner, broker: broker, state: newConnState(id, p.now(), p.tally)}
+	state := s.state
 	pair(runner.batch, broker.batch, p.deadlines.idle, p.deadlines.stall)
 	forwardControl(runner, broker)
 	forwardControl(broker, runner)
+	if !p.track(s) { // shutting down
+		s.goAway()
+		runner.close()
+		broker.close()
+		return
+	}
+	p.log.Info("runner connected", "id", state.id)
 
 	ended := make(chan pumpEnd, 2) // a pump saw its side end, before it relays the close
 	done := make(chan struct{}, 2)
-	go func() { p.pump(runner, broker, state, toBroker, ended); done <- struct{}{} }()
-	go func() { p.pump(broker, runner, state, toRunner, ended); done <- struct{}{} }()
+	go func() { p.pump(s, toBroker, ended); done <- struct{}{} }()
+	go func() { p.pump(s, toRunner, ended); done <- struct{}{} }()
 	first := <-ended
 	noteClose(state, first)
 	// The other side has the grace period to answer the forwarded close;
@@ -201,7 +207,7 @@ func (p *Probe) relay(runner, broker end, id string) {
 	p.log.Info("runner disconnected", "id", info.ID, "name", info.Name, "launcher", info.Launcher,
 		"draining", info.Draining, "uptime", info.Uptime.Round(time.Millisecond), "lost_tasks", lost,
 		"close", closeText(first.err))
-	p.untrack(state) // last, so whoever sees the connection gone also sees the log
+	p.untrack(s) // last, so whoever sees the connection gone also sees the log
 }
 
 // forwardControl makes pings and pongs from one side go to the other
@@ -220,29 +226,32 @@ func forwardControl(from, to end) {
 	from.ws.SetCloseHandler(func(int, string) error { return nil })
 }
 
-// pump relays messages from src to dst until src ends, then closes dst
-// with src's close code, or 1011 when src failed or dst could not be
-// written. It reports the error that ended it on ended first, so the
-// relay's grace period starts even if the close blocks.
-func (p *Probe) pump(src, dst end, state *connState, dir int, ended chan<- pumpEnd) {
+// pump relays messages in direction dir until the side it reads ends,
+// then closes the other side with that side's close code, or 1011 when it
+// failed; when the other side cannot be written, it closes the side it
+// reads with 1011. After the probe's 1001 it relays no close. It reports
+// the error that ended it on ended first, so the relay's grace period
+// starts even if the close blocks.
+func (p *Probe) pump(s *session, dir int, ended chan<- pumpEnd) {
+	src, dst := s.ends(dir)
 	prefix := make([]byte, prefixLimit)
 	for {
 		mt, r, err := src.ws.NextReader()
 		if err != nil {
 			ended <- pumpEnd{dir, err}
-			sendClose(dst, closePayload(err))
+			s.tell(dst, err)
 			return
 		}
-		err = p.forward(dst.ws, mt, r, prefix, state, dir)
+		err = p.forward(dst.ws, mt, r, prefix, s.state, dir)
 		var rerr readError
 		switch {
 		case errors.As(err, &rerr):
 			ended <- pumpEnd{dir, rerr.error}
-			sendClose(dst, closePayload(rerr.error))
+			s.tell(dst, rerr.error)
 			return
 		case err != nil:
 			ended <- pumpEnd{dir, err}
-			sendClose(src, closePayload(err))
+			s.tell(src, err)
 			return
 		}
 	}
