@@ -28,11 +28,12 @@ func run(ctx context.Context, cfg Config, logger *slog.Logger, ready chan<- stri
 		return err
 	}
 	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
+	var wg sync.WaitGroup
+	// The goroutines end once ctx does: cancel before waiting for them, on
+	// every return (a failed listen included).
+	defer func() { cancel(); wg.Wait() }()
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}), readBuildInfo().collector())
-	var wg sync.WaitGroup
-	defer wg.Wait()
 	probes, err := startProbes(ctx, cfg, logger, reg, &wg)
 	if err != nil {
 		return err

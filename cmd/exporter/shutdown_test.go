@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"testing"
 	"time"
@@ -54,5 +55,31 @@ func TestStopClosesProbeRelaysGoingAway(t *testing.T) {
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("run did not return after its context ended")
+	}
+}
+
+// A listen address already taken fails run with its error once the probes
+// are up, rather than leaving run waiting on their goroutines.
+func TestRunFailsWhenTheListenAddressIsTaken(t *testing.T) {
+	broker, _ := scriptedBroker(t)
+	taken, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer taken.Close()
+	cfg, err := parseConfig(nil, []string{"EXPORTER_DISCOVERY=false", "EXPORTER_LISTEN=" + taken.Addr().String(),
+		"PROBE_LISTEN=" + freeAddr(t), "PROBE_UPSTREAM=" + broker.URL, "PROBE_NAME=runner-1"}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- run(context.Background(), cfg, slog.New(slog.DiscardHandler), nil) }()
+	select {
+	case err := <-done:
+		if err == nil {
+			t.Fatal("run on a taken address returned nil")
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("run on a taken address did not return")
 	}
 }
