@@ -30,7 +30,9 @@ func TestProbeCountsThroughAcceptTimeouts(t *testing.T) {
 	errs := make(chan error, 9)
 	client := &http.Client{Timeout: 3 * time.Minute}
 	for range 9 {
-		wg.Go(func() { errs <- lab.CallBench(context.Background(), client, webhook, []byte(`{"sleep_ms":0,"spin_m":400}`)) })
+		wg.Go(func() {
+			errs <- lab.CallBench(context.Background(), client, webhook, []byte(`{"sleep_ms":0,"spin_m":400}`))
+		})
 	}
 	wg.Wait()
 	close(errs)
