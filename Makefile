@@ -34,11 +34,13 @@ unit: deps
 TESTSUM = set -o pipefail; $(GO) build -o $(BIN)/testsum ./e2e/testsum &&
 # The n8n versions the suites run (e2e/lab/env.sh lists those supported):
 # the whole suite on E2E_N8N; its core on E2E_N8N_COMPAT: the foundation,
-# the exporter's shape and secret checks, both probe counting tests and
-# one runner-limit case.
+# the exporter's shape and secret checks, the probe through accept
+# timeouts and one runner-limit case. (2.41's worker spends about 65 ms
+# of CPU per execution, so worker 15 at 1 s tasks is CPU-bound as much as
+# slot-bound there, and the probe test's worker-bound half does not apply.)
 E2E_N8N ?= 2.23.2
 E2E_N8N_COMPAT ?= 2.41.1
-COMPAT_TESTS = TestRunnerLimitSetsThroughput|TestLabShapes|TestExporterTopology|TestExporterKeepsSecrets|TestProbeCountsWhatTheRunnerRuns|TestProbeCountsThroughAcceptTimeouts|TestExperiments
+COMPAT_TESTS = TestRunnerLimitSetsThroughput|TestLabShapes|TestExporterTopology|TestExporterKeepsSecrets|TestProbeCountsThroughAcceptTimeouts|TestExperiments
 COMPAT_EXPERIMENTS = runner-limit:limit-5
 e2e: deps
 	$(TESTSUM) LAB_N8N_VERSION=$(E2E_N8N) N8N_CEILING_E2E=1 $(GO) test -json -count=1 -v -timeout 60m ./e2e/ | $(BIN)/testsum
