@@ -21,7 +21,7 @@ func main() {
 		os.Exit(2)
 	}
 	if cfg.showVersion {
-		fmt.Println(readBuildInfo())
+		fmt.Println(versionText())
 		return
 	}
 	logger := slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: cfg.level}))

@@ -30,7 +30,7 @@ func run(ctx context.Context, cfg Config, logger *slog.Logger, ready chan<- stri
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	reg := prometheus.NewRegistry()
-	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}), readBuildInfo().collector())
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}), buildInfoCollector())
 	var wg sync.WaitGroup
 	defer wg.Wait()
 	probes, err := startProbes(ctx, cfg, logger, reg, &wg)
