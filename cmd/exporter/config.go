@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"log/slog"
 	"net"
 	"net/url"
 	"reflect"
@@ -13,6 +12,8 @@ import (
 	"time"
 
 	"github.com/caarlos0/env/v11"
+	"github.com/prometheus/common/promslog"
+
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/brokerprobe"
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/dockerstats"
 )
@@ -42,7 +43,8 @@ type Config struct {
 	ProbeUpstream    string        `env:"PROBE_UPSTREAM" help:"task broker URL per probe, comma list"`
 	ProbeName        string        `env:"PROBE_NAME" help:"probe names, comma list"`
 	ProbeHeartbeat   string        `env:"PROBE_HEARTBEAT_INTERVAL" help:"the broker's N8N_RUNNERS_HEARTBEAT_INTERVAL (seconds, or a duration such as 30s); default 30"`
-	LogLevel         string        `env:"EXPORTER_LOG_LEVEL" envDefault:"info" help:"debug, info, warn or error"`
+	LogLevel         string        `env:"EXPORTER_LOG_LEVEL" envDefault:"info" alias:"log.level" help:"debug, info, warn or error"`
+	LogFormat        string        `env:"EXPORTER_LOG_FORMAT" envDefault:"json" alias:"log.format" help:"json or logfmt"`
 	WebConfigFile    string        `env:"EXPORTER_WEB_CONFIG_FILE" help:"exporter-toolkit web config (TLS, basic auth) for every path; empty = plain HTTP, no auth"`
 	ScrapeTimeout    time.Duration `env:"EXPORTER_SCRAPE_TIMEOUT" envDefault:"10s" help:"longest gather for one request; Prometheus' scrape-timeout header lowers it"`
 	ScrapeOffset     time.Duration `env:"EXPORTER_SCRAPE_TIMEOUT_OFFSET" envDefault:"500ms" help:"taken off Prometheus' scrape-timeout header, to leave time to answer"`
@@ -55,8 +57,9 @@ type Config struct {
 	KubeNamespace    string        `env:"EXPORTER_KUBE_NAMESPACE" help:"kubernetes: only this namespace; empty = all namespaces"`
 	KubeSelector     string        `env:"EXPORTER_KUBE_SELECTOR" help:"kubernetes: only pods matching this label selector, e.g. app.kubernetes.io/name=n8n"`
 
-	probes []brokerprobe.Config
-	level  slog.Level
+	probes    []brokerprobe.Config
+	logLevel  *promslog.Level
+	logFormat *promslog.Format
 
 	showVersion bool // --version
 }
@@ -69,7 +72,11 @@ func parseConfig(args, environ []string, usage io.Writer) (Config, error) {
 	fs := flag.NewFlagSet("exporter", flag.ContinueOnError)
 	fs.SetOutput(usage)
 	eachEnvField(func(f reflect.StructField, name string) {
-		fs.Func(flagName(name), f.Tag.Get("help")+" ("+name+")", func(v string) error { vars[name] = v; return nil })
+		set := func(v string) error { vars[name] = v; return nil }
+		fs.Func(flagName(name), f.Tag.Get("help")+" ("+name+")", set)
+		if alias := f.Tag.Get("alias"); alias != "" {
+			fs.Func(alias, "same as -"+flagName(name), set)
+		}
 	})
 	version := fs.Bool("version", false, "print the version and exit")
 	if err := fs.Parse(args); err != nil {
@@ -188,8 +195,12 @@ func (c *Config) validate() error {
 			bad("N8N_METRICS_URL", "want an http(s) URL, e.g. http://127.0.0.1:5678/metrics")
 		}
 	}
-	if err := c.level.UnmarshalText([]byte(c.LogLevel)); err != nil {
+	c.logLevel, c.logFormat = promslog.NewLevel(), promslog.NewFormat()
+	if err := c.logLevel.Set(c.LogLevel); err != nil {
 		bad("EXPORTER_LOG_LEVEL", "want debug, info, warn or error")
+	}
+	if err := c.logFormat.Set(c.LogFormat); err != nil {
+		bad("EXPORTER_LOG_FORMAT", "want json or logfmt")
 	}
 	probes, err := brokerprobe.ParseConfigs(c.ProbeListen, c.ProbeUpstream, c.ProbeName)
 	if err != nil {

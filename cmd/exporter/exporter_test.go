@@ -6,7 +6,6 @@ import (
 	"github.com/n8n-ceiling/n8n-ceiling/internal/testtool"
 	"html"
 	"io"
-	"log/slog"
 	"net"
 	"net/http"
 	"strconv"
@@ -28,7 +27,7 @@ func startExporter(t *testing.T, environ []string, logs io.Writer) string {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	ready, done := make(chan string, 1), make(chan error, 1)
-	logger := slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: cfg.level}))
+	logger := cfg.newLogger(logs)
 	go func() { done <- run(ctx, cfg, logger, ready) }()
 	t.Cleanup(func() {
 		cancel()
@@ -125,7 +124,7 @@ func TestExporterLabShapesAndSecrets(t *testing.T) {
 			t.Errorf("secret %q leaked into /metrics, / or logs", s)
 		}
 	}
-	if !strings.Contains(logs.String(), `"source":"redis"`) {
+	if !strings.Contains(logs.String(), `"data_source":"redis"`) {
 		t.Errorf("the refused Redis password should be logged as a down source:\n%s", logs.String())
 	}
 }

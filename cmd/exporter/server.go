@@ -164,5 +164,5 @@ func (p slogPrinter) Println(v ...any) { p.l.Warn("metrics", "err", fmt.Sprint(v
 type redisLogger struct{ l *slog.Logger }
 
 func (r redisLogger) Printf(_ context.Context, format string, v ...any) {
-	r.l.Debug("redis client", "msg", fmt.Sprintf(format, v...))
+	r.l.Debug("redis client", "detail", fmt.Sprintf(format, v...))
 }
