@@ -7,6 +7,8 @@ package main
 
 import (
 	"context"
+	"errors"
+	"flag"
 	"fmt"
 	"os"
 	"os/signal"
@@ -15,6 +17,9 @@ import (
 
 func main() {
 	cfg, err := parseConfig(os.Args[1:], os.Environ(), os.Stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		return
+	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "exporter: configuration:", err)
 		os.Exit(2)
