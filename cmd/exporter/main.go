@@ -28,11 +28,18 @@ func main() {
 		fmt.Println(versionText())
 		return
 	}
+	os.Exit(serveUntilSignal(cfg))
+}
+
+// serveUntilSignal runs the exporter until SIGINT or SIGTERM and returns
+// the exit code.
+func serveUntilSignal(cfg Config) int {
 	logger := cfg.newLogger(os.Stderr)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if err := run(ctx, cfg, logger, nil); err != nil {
 		logger.Error("exporter stopped", "err", err)
-		os.Exit(1)
+		return 1
 	}
+	return 0
 }

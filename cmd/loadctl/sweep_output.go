@@ -31,11 +31,11 @@ func serveMetrics(ctx context.Context, addr string, sw *loadgen.Sweep) (stop fun
 	mux := http.NewServeMux()
 	mux.Handle("/metrics", m.Handler())
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
-	go srv.Serve(ln)
+	go func() { _ = srv.Serve(ln) }() // ErrServerClosed once stopped
 	return func() {
 		sctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 		defer cancel()
-		srv.Shutdown(sctx)
+		_ = srv.Shutdown(sctx) // Close below ends what is left
 		srv.Close()
 	}, nil
 }

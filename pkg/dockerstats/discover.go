@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 
+	cerrdefs "github.com/containerd/errdefs"
 	"github.com/docker/docker/api/types/container"
 	"github.com/docker/docker/api/types/filters"
 	"github.com/docker/docker/client"
@@ -130,7 +131,7 @@ func (c *Client) candidates(list []container.Summary) []candidate {
 func (c *Client) inspect(ctx context.Context, cd candidate) (*topology.Process, error) {
 	id := cd.id
 	in, err := c.api.ContainerInspect(ctx, id)
-	if client.IsErrNotFound(err) {
+	if cerrdefs.IsNotFound(err) {
 		return nil, nil
 	}
 	if err != nil {
