@@ -91,12 +91,12 @@ func TestExporterLabShapesAndSecrets(t *testing.T) {
 		"QUEUE_BULL_REDIS_PORT=" + strconv.Itoa(rd.Port()), "QUEUE_BULL_REDIS_PASSWORD=" + redisSecret,
 		"EXPORTER_SERVICE_TIME=3s", "PROBE_LISTEN=" + freeAddr(t), "PROBE_UPSTREAM=http://127.0.0.1:5689", "PROBE_NAME=it-probe"}, logs)
 
-	metrics := waitFor(t, base+"/metrics", fmt.Sprintf(`n8n_worker_concurrency{worker="%s"} 10`, h.Name("worker-2")))
+	metrics := waitFor(t, base+"/metrics", fmt.Sprintf(`n8n_worker_concurrency{worker=%q} 10`, h.Name("worker-2")))
 	for _, want := range []string{
-		fmt.Sprintf(`n8n_worker_runner_capacity{worker="%s"} 5`, h.Name("worker-1")),
-		fmt.Sprintf(`n8n_worker_effective_concurrency{worker="%s"} 5`, h.Name("worker-1")),
-		fmt.Sprintf(`n8n_worker_bottleneck{component="runner",worker="%s"} 1`, h.Name("worker-1")),
-		fmt.Sprintf(`n8n_worker_runner_capacity{worker="%s"} 0`, h.Name("worker-2")),
+		fmt.Sprintf(`n8n_worker_runner_capacity{worker=%q} 5`, h.Name("worker-1")),
+		fmt.Sprintf(`n8n_worker_effective_concurrency{worker=%q} 5`, h.Name("worker-1")),
+		fmt.Sprintf(`n8n_worker_bottleneck{component="runner",worker=%q} 1`, h.Name("worker-1")),
+		fmt.Sprintf(`n8n_worker_runner_capacity{worker=%q} 0`, h.Name("worker-2")),
 		"n8n_cluster_ceiling_executions_per_second 1.6666",
 		`n8n_exporter_source_up{source="docker"} 1`,
 		`n8n_exporter_source_up{source="cgroup"} 1`,

@@ -190,7 +190,7 @@ func TestBuildInfoAndVersion(t *testing.T) {
 // limitInFlight lets n requests in at once and answers the next 503.
 func TestLimitInFlight(t *testing.T) {
 	entered, release := make(chan struct{}, 3), make(chan struct{})
-	h := limitInFlight(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	h := limitInFlight(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {
 		entered <- struct{}{}
 		<-release
 	}), 2)
@@ -263,6 +263,6 @@ func labShapedExporter(t *testing.T) string {
 	h.Start("worker-1", dockertest.WorkerArgv("--concurrency=7"), dockertest.WithSecrets("N8N_RUNNERS_BROKER_PORT=5689"), 0)
 	h.Start("runner-1-1", dockertest.RunnerArgv, dockertest.WithSecrets("N8N_RUNNERS_TASK_BROKER_URI=http://127.0.0.1:5689", "N8N_RUNNERS_MAX_CONCURRENCY=3"), 0)
 	base := startExporter(t, []string{"EXPORTER_CONTAINER_LABEL=" + h.Filter(), "QUEUE_BULL_REDIS_HOST=", "EXPORTER_SERVICE_TIME=2s"}, &testtool.SyncBuffer{})
-	waitFor(t, base+"/metrics", fmt.Sprintf(`n8n_worker_concurrency{worker="%s"} 7`, h.Name("worker-1")))
+	waitFor(t, base+"/metrics", fmt.Sprintf(`n8n_worker_concurrency{worker=%q} 7`, h.Name("worker-1")))
 	return base
 }

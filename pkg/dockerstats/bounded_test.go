@@ -1,29 +1,33 @@
 package dockerstats
 
 import (
-	"sync/atomic"
+	"sync"
 	"testing"
 	"time"
 )
 
 // forEachBounded runs every index once, never more than bound at a time.
 func TestForEachBounded(t *testing.T) {
-	var running, peak atomic.Int32
-	seen := make([]int32, 20)
+	var mu sync.Mutex
+	running, peak := 0, 0
+	seen := make([]int, 20)
 	forEachBounded(len(seen), 3, func(i int) {
-		n := running.Add(1)
-		for p := peak.Load(); n > p && !peak.CompareAndSwap(p, n); p = peak.Load() {
-		}
+		mu.Lock()
+		running++
+		peak = max(peak, running)
+		seen[i]++
+		mu.Unlock()
 		time.Sleep(2 * time.Millisecond)
-		atomic.AddInt32(&seen[i], 1)
-		running.Add(-1)
+		mu.Lock()
+		running--
+		mu.Unlock()
 	})
 	for i, n := range seen {
 		if n != 1 {
 			t.Fatalf("index %d ran %d times", i, n)
 		}
 	}
-	if p := peak.Load(); p > 3 || p < 1 {
-		t.Fatalf("peak %d running at once, want 1 to 3", p)
+	if peak > 3 || peak < 1 {
+		t.Fatalf("peak %d running at once, want 1 to 3", peak)
 	}
 }
