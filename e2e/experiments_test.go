@@ -1,6 +1,8 @@
 package e2e
 
 import (
+	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -11,24 +13,77 @@ import (
 // their own acceptance checks (measured ÷ the exporter's ceiling, the
 // binding resource, the MVA at every step, memory rise, OOM, the worker
 // without runner); loadctl exits 99 when one fails.
+//
+// E2E_EXPERIMENTS narrows the run: space-separated specs, each optionally
+// with its cases, e.g. "runner-limit:limit-5 pairs".
 func TestExperiments(t *testing.T) {
-	specs, err := filepath.Glob("experiments/*.yaml")
-	if err != nil || len(specs) == 0 {
-		t.Fatalf("no experiment specs: %v", err)
+	specs, err := experimentRuns(os.Getenv("E2E_EXPERIMENTS"))
+	if err != nil {
+		t.Fatal(err)
 	}
 	upLab(t, map[string]string{"LAB_PROBE": "1"})
 	loadctl := buildTool(t, "cmd/loadctl")
-	dir := t.TempDir()
-	for _, spec := range specs {
-		name := strings.TrimSuffix(filepath.Base(spec), ".yaml")
-		t.Run(name, func(t *testing.T) {
-			out := filepath.Join(dir, name)
-			code, log := runToolIn(t, "..", loadctl, "experiment", "--spec", "e2e/experiments/"+name+".yaml",
-				"--out", out+".json", "--report", out+".html", "--markdown", out+".md", "--quiet")
-			t.Logf("loadctl experiment %s: exit %d\n%s", name, code, log)
+	dir := resultsDir() // make e2e-repeat reads the results back
+	if dir == "" {
+		dir = t.TempDir()
+	}
+	for _, r := range specs {
+		t.Run(r.name, func(t *testing.T) {
+			out := filepath.Join(dir, r.name)
+			args := []string{"experiment", "--spec", "e2e/experiments/" + r.name + ".yaml",
+				"--out", out + ".json", "--report", out + ".html", "--markdown", out + ".md", "--quiet"}
+			if r.cases != "" {
+				args = append(args, "--cases", r.cases)
+			}
+			code, log := runToolIn(t, "..", loadctl, args...)
+			t.Logf("loadctl experiment %s: exit %d\n%s", r.name, code, log)
 			if code != 0 {
-				t.Errorf("experiment %s: exit %d, want 0 (99 means a check failed)", name, code)
+				t.Errorf("experiment %s: exit %d, want 0 (99 means a check failed)", r.name, code)
 			}
 		})
+	}
+}
+
+// experimentRun is one spec to run, with its cases ("" for every case).
+type experimentRun struct{ name, cases string }
+
+// experimentRuns reads E2E_EXPERIMENTS; empty means every shipped spec.
+func experimentRuns(list string) ([]experimentRun, error) {
+	shipped, err := filepath.Glob("experiments/*.yaml")
+	if err != nil || len(shipped) == 0 {
+		return nil, fmt.Errorf("no experiment specs in e2e/experiments (%v)", err)
+	}
+	have := map[string]bool{}
+	var all []experimentRun
+	for _, s := range shipped {
+		name := strings.TrimSuffix(filepath.Base(s), ".yaml")
+		have[name] = true
+		all = append(all, experimentRun{name: name})
+	}
+	if strings.TrimSpace(list) == "" {
+		return all, nil
+	}
+	var out []experimentRun
+	for _, f := range strings.Fields(list) {
+		name, cases, _ := strings.Cut(f, ":")
+		if !have[name] {
+			return nil, fmt.Errorf("E2E_EXPERIMENTS names %s, which is no spec in e2e/experiments", name)
+		}
+		out = append(out, experimentRun{name: name, cases: cases})
+	}
+	return out, nil
+}
+
+func TestExperimentRuns(t *testing.T) {
+	all, err := experimentRuns("")
+	if err != nil || len(all) < 6 {
+		t.Fatalf("every spec: %v, %v", all, err)
+	}
+	got, err := experimentRuns("runner-limit:limit-5 pairs")
+	if err != nil || len(got) != 2 || got[0] != (experimentRun{"runner-limit", "limit-5"}) || got[1] != (experimentRun{"pairs", ""}) {
+		t.Errorf("narrowed: %v, %v", got, err)
+	}
+	if _, err := experimentRuns("nope"); err == nil || !strings.Contains(err.Error(), "nope") {
+		t.Errorf("an unknown spec: %v, want an error naming it", err)
 	}
 }

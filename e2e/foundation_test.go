@@ -3,6 +3,7 @@ package e2e
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"math"
 	"os/exec"
 	"slices"
@@ -32,6 +33,7 @@ func TestRunnerLimitSetsThroughput(t *testing.T) {
 		if res.Failed != 0 {
 			t.Errorf("limit %d: %d failed requests, e.g. %v", limit, res.Failed, res.Errors)
 		}
+		figure(t, fmt.Sprintf("limit %d: measured ÷ min(runner, worker)/1.06 s", limit), "1 ± 0.12", res.PerSec/want, math.Abs(res.PerSec-want)/want <= 0.12)
 		if math.Abs(res.PerSec-want)/want > 0.12 {
 			t.Errorf("limit %d: measured %.2f/s, want %.2f/s ±12%%", limit, res.PerSec, want)
 		}

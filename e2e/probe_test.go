@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"slices"
 	"strconv"
@@ -41,22 +42,27 @@ func TestProbeCountsWhatTheRunnerRuns(t *testing.T) {
 		t.Logf("limit %d: direct %.2f/s, via probe %.2f/s (ratio %.3f); running %v; inferred %v; mean task %.3fs over %v tasks",
 			limit, direct.PerSec, via.PerSec, via.PerSec/direct.PerSec, running, inferred, mean, tasks)
 
+		ratio := via.PerSec / direct.PerSec
+		held := saturatedAt(running, want)
+		tag := fmt.Sprintf("limit %d: ", limit)
+		figure(t, tag+"via probe ÷ direct", "1 ± 0.03", ratio, math.Abs(ratio-1) <= 0.03)
+		figure(t, tag+"mean tasks running ÷ limit", fmt.Sprintf("≥ %.2f, max = limit", 1-saturatedMeanMargin), heldMean(running, want)/want, held)
+		figure(t, tag+"mean task seconds", "1.0–1.2", mean, mean >= 1.0 && mean <= 1.2)
 		if direct.Failed+via.Failed != 0 {
 			t.Errorf("limit %d: failures direct %v via %v", limit, direct.Errors, via.Errors)
 		}
-		if r := via.PerSec / direct.PerSec; math.Abs(r-1) > 0.03 {
-			t.Errorf("limit %d: throughput via probe is %.3f× direct, want within 3%%", limit, r)
+		if math.Abs(ratio-1) > 0.03 {
+			t.Errorf("limit %d: throughput via probe is %.3f× direct, want within 3%%", limit, ratio)
 		}
 		if limit <= 15 && inferred != float64(limit) {
 			t.Errorf("limit %d: inferred max concurrency %v", limit, inferred)
 		}
-		switch {
-		case limit <= 15 && !saturatedAt(running, want):
-			t.Errorf("limit %d: tasks running sampled %v, want %v once saturated (−1 at sampling edges)", limit, running, want)
-		case limit > 15 && !workersShare(running, want):
-			// Worker-bound: each job also spends a few per cent of its slot
-			// outside the runner, so a sample may catch fewer; never more.
-			t.Errorf("limit %d: tasks running sampled %v, want median and max %v (the worker's share)", limit, running, want)
+		// Worker-bound (limit 20), each job also spends a few per cent of its
+		// slot outside the runner, so the mean sits a little lower; the same
+		// margin holds both.
+		if !held {
+			t.Errorf("limit %d: tasks running sampled %v, want %v reached, never exceeded, and a mean within %.0f%% of it once saturated",
+				limit, running, want, 100*saturatedMeanMargin)
 		}
 		if mean < 1.0 || mean > 1.2 {
 			t.Errorf("limit %d: mean task %.3fs, want 1.0–1.2 s", limit, mean)
@@ -64,31 +70,51 @@ func TestProbeCountsWhatTheRunnerRuns(t *testing.T) {
 	}
 }
 
+// The protocol's rule for a saturated runner: a slot freed by a task stays
+// empty until the runner's next offer is accepted. The runner offers again
+// as it finishes a task, and at the latest on its next offer tick (250 ms);
+// the accept is one round trip on loopback. Two tasks that end within one
+// such gap leave two slots empty at once, so a single sample may read
+// limit−2 or less. What the protocol does bound:
+//   - the count never exceeds the limit, and it reaches it;
+//   - its time-weighted mean while saturated stays near the limit: with
+//     tasks of about 1 s, even a full offer tick per task would leave a slot
+//     empty 20 % of the time, and the re-offer on finish keeps it to a few
+//     per cent; saturatedMeanMargin allows 10 %.
+//
+// The samples are taken once a second, evenly in time, so their mean is the
+// time-weighted mean.
+const saturatedMeanMargin = 0.10
+
 // saturatedAt reports whether the samples (in time order) reach want within
-// their first half and then stay at it, −1 where a sample falls between one
-// task ending and the next starting. The samples before are the ramp after
+// their first half and, from there on, never exceed it and average at least
+// (1 − saturatedMeanMargin) × want. The samples before are the ramp after
 // the runner connected.
 func saturatedAt(samples []float64, want float64) bool {
 	first := slices.Index(samples, want)
 	if first < 0 || first > len(samples)/2 {
 		return false
 	}
-	for _, r := range samples[first:] {
-		if r < want-1 || r > want {
-			return false
-		}
-	}
-	return true
+	held := samples[first:]
+	return slices.Max(held) <= want && mean(held) >= (1-saturatedMeanMargin)*want
 }
 
-// workersShare reports whether the samples never exceed want and their
-// median is want.
-func workersShare(samples []float64, want float64) bool {
-	if len(samples) == 0 {
-		return false
+// heldMean is the mean of the samples from the first that reaches want; 0
+// when none does.
+func heldMean(samples []float64, want float64) float64 {
+	first := slices.Index(samples, want)
+	if first < 0 {
+		return 0
 	}
-	sorted := slices.Sorted(slices.Values(samples))
-	return sorted[len(sorted)-1] == want && sorted[len(sorted)/2] == want
+	return mean(samples[first:])
+}
+
+func mean(xs []float64) float64 {
+	var sum float64
+	for _, x := range xs {
+		sum += x
+	}
+	return sum / float64(len(xs))
 }
 
 // sampleRunning reads n8n_runner_tasks_running once a second, starting after
@@ -126,18 +152,16 @@ func TestSaturatedAt(t *testing.T) {
 	}{
 		{[]float64{10, 12, 14, 15, 15, 14, 15, 15, 15, 15}, 15, true}, // ramp, then at the limit
 		{[]float64{5, 5, 4, 5, 5}, 5, true},
-		{[]float64{5, 5, 3, 5, 5}, 5, false},                // a dip of 2 is not a sampling edge
-		{[]float64{2, 3, 4, 4, 4, 4, 4, 5, 5, 5}, 5, false}, // reached too late
-		{[]float64{4, 4, 4}, 5, false},                      // never reached
-		{[]float64{5, 6, 5}, 5, false},                      // above the limit
+		{[]float64{5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 3, 5, 5}, 5, true},               // two slots freed at once (seen on a quiet CI run)
+		{[]float64{5, 4, 4, 5, 4, 4, 3, 5}, 5, false},                             // mean 4.25: slots left empty, not sampling edges
+		{[]float64{2, 3, 4, 4, 4, 4, 4, 5, 5, 5}, 5, false},                       // reached too late
+		{[]float64{4, 4, 4}, 5, false},                                            // never reached
+		{[]float64{5, 6, 5}, 5, false},                                            // above the limit
+		{[]float64{14, 14, 15, 14, 15, 14, 14, 15, 15, 15, 11, 14, 15}, 15, true}, // worker-bound: jobs step out of the runner
 	}
 	for _, c := range cases {
 		if got := saturatedAt(c.samples, c.want); got != c.ok {
 			t.Errorf("saturatedAt(%v, %v) = %v, want %v", c.samples, c.want, got, c.ok)
 		}
-	}
-	share := []float64{14, 14, 14, 15, 14, 15, 14, 14, 15, 14, 15, 15, 15, 15, 15, 15, 15, 15, 15, 11, 14, 15}
-	if !workersShare(share, 15) || workersShare(append(share, 16), 15) || workersShare([]float64{14, 14, 15}, 15) {
-		t.Error("workersShare: want the median at 15 and nothing above it")
 	}
 }

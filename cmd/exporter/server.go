@@ -28,11 +28,12 @@ func run(ctx context.Context, cfg Config, logger *slog.Logger, ready chan<- stri
 		return err
 	}
 	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
+	var wg sync.WaitGroup
+	// The goroutines end once ctx does: cancel before waiting for them, on
+	// every return (a failed listen included).
+	defer func() { cancel(); wg.Wait() }()
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}), buildInfoCollector())
-	var wg sync.WaitGroup
-	defer wg.Wait()
 	probes, err := startProbes(ctx, cfg, logger, reg, &wg)
 	if err != nil {
 		return err
@@ -104,6 +105,10 @@ func cpuConfig(cfg Config, q *queue.Reader, cpu collector.CPUReader) *collector.
 	return c
 }
 
+// probeGrace is how long the relays get to end on shutdown, as long as
+// the exporter's own server gets.
+const probeGrace = 5 * time.Second
+
 // startProbes listens on every PROBE_LISTEN address and registers each
 // probe's metrics on reg.
 func startProbes(ctx context.Context, cfg Config, logger *slog.Logger, reg *prometheus.Registry, wg *sync.WaitGroup) ([]*brokerprobe.Probe, error) {
@@ -122,10 +127,18 @@ func startProbes(ctx context.Context, cfg Config, logger *slog.Logger, reg *prom
 		srv := &http.Server{Handler: p.Handler(), ReadHeaderTimeout: 10 * time.Second}
 		wg.Add(2)
 		go func() { defer wg.Done(); _ = srv.Serve(l) }()
-		go func() { defer wg.Done(); <-ctx.Done(); _ = srv.Close() }()
+		go func() { defer wg.Done(); <-ctx.Done(); _ = srv.Close(); stopProbe(p) }()
 		logger.Info("broker probe listening", "probe", pc.Name, "listen", l.Addr().String())
 	}
 	return probes, nil
+}
+
+// stopProbe sends 1001 Going Away to both sides of the probe's relays and
+// gives them probeGrace to end.
+func stopProbe(p *brokerprobe.Probe) {
+	ctx, cancel := context.WithTimeout(context.Background(), probeGrace)
+	defer cancel()
+	_ = p.Shutdown(ctx)
 }
 
 func serve(ctx context.Context, addr string, h http.Handler, logger *slog.Logger, ready chan<- string, cfg Config) error {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/experiment"
@@ -21,6 +22,7 @@ type experimentFlags struct {
 	markdown   string
 	quiet      bool
 	recordBody bool
+	cases      string
 }
 
 func newExperimentFlagSet(f *experimentFlags, stderr io.Writer) *flag.FlagSet {
@@ -31,6 +33,7 @@ func newExperimentFlagSet(f *experimentFlags, stderr io.Writer) *flag.FlagSet {
 	fs.StringVar(&f.report, "report", "", "write a self-contained HTML report to this file")
 	fs.StringVar(&f.markdown, "markdown", "", "write a Markdown summary (seed, measured, predicted) to this file")
 	fs.BoolVar(&f.quiet, "quiet", false, "no progress lines")
+	fs.StringVar(&f.cases, "cases", "", "run only these cases of the spec, comma-separated (default: every case)")
 	fs.BoolVar(&f.recordBody, "record-body", false, "keep the JSON request bodies in --out (spec target body, each sweep's settings.body); by default only their size and content type are kept")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: loadctl experiment --spec FILE [--out result.json] [--report report.html] [--markdown summary.md]")
@@ -60,6 +63,9 @@ func runExperiment(args []string, stdout, stderr io.Writer) int {
 		return reReportExperiments(f, fs.Args(), stdout, stderr)
 	}
 	spec, err := experiment.LoadFile(f.spec)
+	if err == nil && f.cases != "" {
+		err = spec.OnlyCases(strings.Split(f.cases, ","))
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "loadctl experiment: %v\n", err)
 		return exitUsage

@@ -74,6 +74,7 @@ func TestExperimentUsage(t *testing.T) {
 		{[]string{"--spec", "/nonexistent.yaml"}, "no such file"},
 		{[]string{"--out", "x.json", bad}, "--out needs --spec"},
 		{[]string{"--spec", badMethod}, `target.method: method "GE T"`},
+		{[]string{"--spec", writeSpec(t, "runner"), "--cases", "zz"}, `no case "zz"`},
 	} {
 		var stdout, stderr bytes.Buffer
 		if code := run(append([]string{"experiment"}, tc.args...), &stdout, &stderr); code != exitUsage {

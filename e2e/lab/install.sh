@@ -27,16 +27,45 @@ if [ ! -x "$LAB_NODE" ]; then
 fi
 "$LAB_NODE" --version
 
-if [ ! -f "$LAB_N8N_DIR/.installed-$LAB_N8N_VERSION" ]; then
-  echo "install: n8n@$LAB_N8N_VERSION into $LAB_N8N_DIR (about 4 min)"
-  mkdir -p "$LAB_N8N_DIR"
-  cat > "$LAB_N8N_DIR/package.json" <<JSON
+# install_n8n VERSION: n8n VERSION into its own folder, with the recipe that
+# version needs. From 2.35 on, n8n-nodes-base depends on a Kafka client
+# whose install script downloads a prebuilt binary from outside the
+# registries (npm rolls the whole tree back when it fails): install without
+# scripts, then build the native modules n8n uses; only the Kafka nodes stay
+# without their binding. 2.23.2 needs the xlsx override instead (a no-op
+# from 2.41 on).
+install_n8n() {
+  local version=$1 dir="$LAB_CACHE/n8n-$1"
+  [ -f "$dir/.installed-$version" ] && return 0
+  mkdir -p "$dir"
+  # npm runs install scripts with the node first on PATH: make that Node 24.
+  local npm=(env PATH="$(dirname "$LAB_NODE"):$PATH" npm --prefix "$dir" --no-audit --no-fund --loglevel=error)
+  case "$version" in
+    2.23.2)
+      echo "install: n8n@$version into $dir (about 4 min)"
+      cat > "$dir/package.json" <<JSON
 {"name":"n8n-ceiling-lab","private":true,
- "dependencies":{"n8n":"$LAB_N8N_VERSION"},
+ "dependencies":{"n8n":"$version"},
  "overrides":{"xlsx":"0.18.5"}}
 JSON
-  # npm runs install scripts with the node first on PATH: make that Node 24.
-  (cd "$LAB_N8N_DIR" && PATH="$(dirname "$LAB_NODE"):$PATH" npm install --no-audit --no-fund --loglevel=error >/dev/null)
-  touch "$LAB_N8N_DIR/.installed-$LAB_N8N_VERSION"
-fi
+      "${npm[@]}" install >/dev/null ;;
+    2.41.1)
+      echo "install: n8n@$version into $dir (about 9 min: no scripts, then the native modules)"
+      echo '{"name":"n8n-ceiling-lab","private":true,"dependencies":{"n8n":"'"$version"'"}}' > "$dir/package.json"
+      "${npm[@]}" install --ignore-scripts >/dev/null
+      "${npm[@]}" rebuild sqlite3 isolated-vm @parcel/watcher @sentry/node-cpu-profiler \
+        @sentry/node-native-stacktrace protobufjs oracledb ssh2 cpu-features msgpackr-extract vue-demi @scarf/scarf >/dev/null ;;
+    *) echo "install: n8n $version is not supported (supported: $LAB_N8N_SUPPORTED)" >&2; exit 2 ;;
+  esac
+  "$LAB_NODE" "$dir/node_modules/n8n/bin/n8n" --version >/dev/null
+  touch "$dir/.installed-$version"
+}
+
+# LAB_N8N_VERSIONS (a space-separated list, default the one version in use)
+# installs several side by side, each into its own folder.
+for v in ${LAB_N8N_VERSIONS:-$LAB_N8N_VERSION}; do
+  install_n8n "$v" &
+  pids+=($!)
+done
+for p in "${pids[@]}"; do wait "$p"; done
 echo "install: ok"

@@ -30,16 +30,24 @@ case $LAB_MODE in
   single) LAB_WORKERS=0 ;;
   *) die "LAB_MODE must be queue or single, got '$LAB_MODE'" ;;
 esac
+case " $LAB_N8N_SUPPORTED " in
+  *" $LAB_N8N_VERSION "*) ;;
+  *) die "LAB_N8N_VERSION must be one of: $LAB_N8N_SUPPORTED; got '$LAB_N8N_VERSION'" ;;
+esac
+# Each n8n version keeps its own database and homes: a database migrated
+# by a newer n8n does not start an older one.
+LAB_DB="n8n_v${LAB_N8N_VERSION//./_}"
+LAB_HOME="$LAB_STATE/home/$LAB_N8N_VERSION"
 IFS=, read -r -a runner_limits <<<"$LAB_RUNNER_LIMITS"
 for l in "${runner_limits[@]}"; do valid_int LAB_RUNNER_LIMITS "$l"; done
 [[ -z "$LAB_RUNNER_MEMORY" || "$LAB_RUNNER_MEMORY" =~ ^[0-9]+[kmgKMG]?$ ]] || die "LAB_RUNNER_MEMORY must look like 2g or 1536m, got '$LAB_RUNNER_MEMORY'"
 
 run="$LAB_STATE/run"
-mkdir -p "$run" "$LAB_STATE/home" "$LAB_STATE/bin"
+mkdir -p "$run" "$LAB_HOME" "$LAB_STATE/bin"
 exec 9>"$LAB_STATE/up.lock"
 flock -w 600 9 || die "another up.sh or down.sh holds $LAB_STATE/up.lock"
 
-bash "$here/install.sh" >&2
+LAB_N8N_VERSIONS=$LAB_N8N_VERSION bash "$here/install.sh" >&2
 
 # Secrets are made once per lab state: the encryption key must keep matching
 # the database. They live in a 0600 file and reach containers by --env-file.
@@ -80,8 +88,8 @@ if [ "$(psql_admin -c "select 1 from pg_roles where rolname='n8n'")" != 1 ]; the
 else
   psql_admin -c "alter role n8n password '$DB_POSTGRESDB_PASSWORD'"
 fi
-[ "$(psql_admin -c "select 1 from pg_database where datname='n8n'")" = 1 ] ||
-  psql_admin -c "create database n8n owner n8n"
+[ "$(psql_admin -c "select 1 from pg_database where datname='$LAB_DB'")" = 1 ] ||
+  psql_admin -c "create database $LAB_DB owner n8n"
 
 export DOCKER_HOST
 DOCKER_HOST=$(bash "$here/dockerd.sh" 9>&-)
@@ -95,7 +103,7 @@ common_env() {
 DB_TYPE=postgresdb
 DB_POSTGRESDB_HOST=127.0.0.1
 DB_POSTGRESDB_PORT=5432
-DB_POSTGRESDB_DATABASE=n8n
+DB_POSTGRESDB_DATABASE=$LAB_DB
 DB_POSTGRESDB_USER=n8n
 DB_POSTGRESDB_PASSWORD=$DB_POSTGRESDB_PASSWORD
 EXECUTIONS_MODE=queue
@@ -113,6 +121,7 @@ N8N_PERSONALIZATION_ENABLED=false
 OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS=true
 N8N_USER_FOLDER=/data
 HOME=/data
+LAB_N8N_VERSION=$LAB_N8N_VERSION
 EOF
 }
 
@@ -172,23 +181,40 @@ find "$envdir" -maxdepth 1 -name '*.env' -exec chmod 600 {} +
 common_env >"$envdir/main.env"
 printf 'N8N_PORT=%s\nN8N_RUNNERS_BROKER_PORT=5679\n' "$LAB_MAIN_PORT" >>"$envdir/main.env"
 [ "$LAB_MODE" = single ] && echo "EXECUTIONS_MODE=regular" >>"$envdir/main.env"
-mkdir -p "$LAB_STATE/home/main"
+mkdir -p "$LAB_HOME/main"
 # The workflows' hash is part of main's spec: a changed workflow re-imports.
 wf_hash=$(cat "$here"/workflows/*.json | sha256sum | cut -c1-16)
-main_args=(-v "$LAB_STATE/home/main:/data" --label "io.n8n-ceiling.workflows=$wf_hash" -- "$node_bin" "$n8n_bin" start)
+main_args=(-v "$LAB_HOME/main:/data" --label "io.n8n-ceiling.workflows=$wf_hash" -- "$node_bin" "$n8n_bin" start)
 spec n8n-lab-main "$envdir/main.env" "${main_args[@]}"
-if ! current n8n-lab-main; then
-  # Main activates published workflows only at start: import them first.
-  # The import runs with the queue env in both modes, because n8n honours
-  # the files' "active": true (--activeState=fromJson) only in queue mode.
-  dk rm -f n8n-lab-main >/dev/null 2>&1 || true
+# import_workflows: imports and publishes the lab workflows. The import runs
+# with the queue env in both modes, because n8n honours the files'
+# "active": true (--activeState=fromJson) only in queue mode.
+import_workflows() {
   log "importing and activating the lab workflows"
   common_env >"$envdir/import.env"
-  dk run --rm --network host --env-file "$envdir/import.env" "${mounts[@]}" -v "$LAB_STATE/home/main:/data" \
+  dk run --rm --network host --env-file "$envdir/import.env" "${mounts[@]}" -v "$LAB_HOME/main:/data" \
     "$LAB_IMAGE" "$node_bin" "$n8n_bin" import:workflow --separate --input=/opt/lab/workflows \
     --activeState=fromJson >>"$LAB_STATE/import.log" 2>&1 || die "workflow import failed; see $LAB_STATE/import.log"
+}
+# Main activates published workflows only at start. n8n 2.23.2 takes the
+# import before main's first start; 2.41 imports a workflow into a fresh
+# database without activating it ("You do not have permission to activate
+# this workflow") until main has started once, so there the import runs
+# beside a running main, which then restarts.
+if ! current n8n-lab-main; then
+  dk rm -f n8n-lab-main >/dev/null 2>&1 || true
+  if [ "$LAB_N8N_VERSION" = 2.23.2 ]; then
+    import_workflows
+    ensure n8n-lab-main main "$envdir/main.env" "${main_args[@]}"
+  else
+    ensure n8n-lab-main main "$envdir/main.env" "${main_args[@]}"
+    "$LAB_STATE/bin/labctl" wait-http "http://127.0.0.1:$LAB_MAIN_PORT/healthz" 180s ||
+      die "main did not answer /healthz; see: docker logs n8n-lab-main"
+    import_workflows
+    log "restarting main to activate the imported workflows"
+    dk restart n8n-lab-main >/dev/null
+  fi
 fi
-ensure n8n-lab-main main "$envdir/main.env" "${main_args[@]}"
 
 # workers: worker n serves health and metrics on 5688+10(n-1), its broker on 5689+10(n-1)
 for n in $(seq 1 "$LAB_WORKERS"); do
@@ -196,8 +222,8 @@ for n in $(seq 1 "$LAB_WORKERS"); do
   common_env >"$envdir/worker-$n.env"
   printf 'QUEUE_HEALTH_CHECK_ACTIVE=true\nQUEUE_HEALTH_CHECK_PORT=%s\nN8N_RUNNERS_BROKER_PORT=%s\nN8N_RUNNERS_BROKER_LISTEN_ADDRESS=127.0.0.1\n' \
     $((5688 + off)) $((5689 + off)) >>"$envdir/worker-$n.env"
-  mkdir -p "$LAB_STATE/home/worker-$n"
-  ensure "n8n-lab-worker-$n" worker "$envdir/worker-$n.env" -v "$LAB_STATE/home/worker-$n:/data" -- \
+  mkdir -p "$LAB_HOME/worker-$n"
+  ensure "n8n-lab-worker-$n" worker "$envdir/worker-$n.env" -v "$LAB_HOME/worker-$n:/data" -- \
     "$node_bin" "$n8n_bin" worker "--concurrency=$LAB_WORKER_CONCURRENCY"
 done
 
@@ -215,8 +241,8 @@ for limit in "${runner_limits[@]}"; do
     probe_listen+=("127.0.0.1:$((5710 + i))") probe_upstream+=("$broker") probe_name+=("runner-1-$i")
     broker="http://127.0.0.1:$((5710 + i))"
   fi
-  printf 'N8N_RUNNERS_AUTH_TOKEN=%s\nN8N_RUNNERS_TASK_BROKER_URI=%s\nN8N_RUNNERS_MAX_CONCURRENCY=%s\nHOME=/tmp\n' \
-    "$N8N_RUNNERS_AUTH_TOKEN" "$broker" "$limit" >"$envdir/runner-1-$i.env"
+  printf 'N8N_RUNNERS_AUTH_TOKEN=%s\nN8N_RUNNERS_TASK_BROKER_URI=%s\nN8N_RUNNERS_MAX_CONCURRENCY=%s\nHOME=/tmp\nLAB_N8N_VERSION=%s\n' \
+    "$N8N_RUNNERS_AUTH_TOKEN" "$broker" "$limit" "$LAB_N8N_VERSION" >"$envdir/runner-1-$i.env"
 done
 
 # The exporter runs on the host; it restarts only when its binary or env changed.

@@ -8,6 +8,8 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/common/expfmt"
+
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/metricname"
 )
 
 func newPedanticRegistry(t *testing.T, cs ...prometheus.Collector) *prometheus.Registry {
@@ -67,7 +69,7 @@ func TestTwoProbesRegisterOnOneRegistry(t *testing.T) {
 			t.Errorf("%s has probes %v, want both", mf.GetName(), probes)
 		}
 	}
-	if len(mfs) != 9 {
-		t.Errorf("got %d metric families, want 9", len(mfs))
+	if len(mfs) != len(metricname.Probe()) {
+		t.Errorf("got %d metric families, want the %d of metricname.Probe", len(mfs), len(metricname.Probe()))
 	}
 }

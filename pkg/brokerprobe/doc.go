@@ -21,7 +21,11 @@
 //     misses a pong; on Linux a write that cannot progress while the side
 //     feeding it has hung up fails within 250 ms. From the moment either
 //     side ends, the other has 5 s to answer the close, then both sockets
-//     are cut, even if a pump is blocked writing. Every other path
+//     are cut, even if a pump is blocked writing. Probe.Shutdown sends
+//     1001 Going Away to both sides of every relay (session.go), and to
+//     any relay started after it, relays none of their answering closes,
+//     and waits for the relays to end until its context ends, then cuts
+//     the sockets left (shutdown.go). Every other path
 //     (/healthz, /runners/auth, …) goes through httputil.ReverseProxy.
 //     Hop-by-hop headers, and those a Connection header names, are
 //     dropped both ways.
@@ -32,10 +36,27 @@
 //   - state (state.go): one state machine per connection, fed before the
 //     message is forwarded so a peer's reply never overtakes it.
 //
-// Inference rules, from n8n 2.23.2's task broker and runner:
+// Inference rules, from n8n 2.23.2's task broker and runner, and 2.41.1's
+// accept timeout:
 //
 //   - running = accepted − done − error − cancelled; tasks still running
 //     when a connection drops are counted as lost.
+//   - a broker:taskcancel for a task the runner has not answered is the
+//     broker's accept timeout (N8N_RUNNERS_TASK_ACCEPT_TIMEOUT, reason
+//     "Acknowledgement window elapsed"). A runner whose event loop was
+//     blocked reads the accept and the cancel together: it answers
+//     runner:taskaccepted late, then frees the slot without a message. The
+//     task ends as accept_timeout and is remembered (the last 4096 per
+//     connection), so its late answer is neither running nor raises the
+//     limit. A running task cancelled with that reason is one whose answer
+//     crossed the cancel; it ends as accept_timeout too.
+//   - the broker closes with 1002 and no reason both a runner it reports
+//     unresponsive (3 consecutive accept timeouts, or no offers while a
+//     request expired) and one that missed a heartbeat. The probe counts
+//     the accept timeouts in a row as the broker does, reset by an answer
+//     in time, and labels a 1002 close the broker sent first
+//     runner-unresponsive when they reached 3, else other.
+//   - broker:drain counts once per connection.
 //   - an offer is open from runner:taskoffer until validFor elapses or the
 //     broker accepts it (broker:taskofferaccept consumes it either way).
 //   - limit = max(peak of open offers + running, size of the first burst

@@ -74,6 +74,7 @@ func TestLauncherDeferring(t *testing.T) {
 	want := `
 # HELP n8n_runner_tasks_total Tasks that reached an outcome on the runner's websocket.
 # TYPE n8n_runner_tasks_total counter
+n8n_runner_tasks_total{outcome="accept_timeout",probe="test"} 0
 n8n_runner_tasks_total{outcome="cancelled",probe="test"} 0
 n8n_runner_tasks_total{outcome="deferred",probe="test"} 1
 n8n_runner_tasks_total{outcome="done",probe="test"} 0

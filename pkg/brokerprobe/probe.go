@@ -28,8 +28,10 @@ type Probe struct {
 	deadlines deadlines
 	now       func() time.Time // replaced in tests to step offer expiry and task time
 
-	mu    sync.Mutex
-	conns map[*connState]struct{}
+	mu      sync.Mutex
+	conns   map[*session]struct{}
+	closing bool           // Shutdown has begun: no new session is tracked
+	relays  sync.WaitGroup // one per tracked session, done when its relay ends
 }
 
 // New validates cfg and builds the probe. It does no I/O.
@@ -49,7 +51,7 @@ func New(cfg Config, logger *slog.Logger) (*Probe, error) {
 		deadlines: relayDeadlines(cfg.heartbeat()),
 		descs:     newDescs(cfg.Name),
 		now:       time.Now,
-		conns:     map[*connState]struct{}{},
+		conns:     map[*session]struct{}{},
 	}
 	p.proxy = p.newReverseProxy()
 	p.dialer, p.upgrader = newWebsocketEnds()
@@ -82,16 +84,23 @@ func (p *Probe) newReverseProxy() *httputil.ReverseProxy {
 	}
 }
 
-func (p *Probe) track(c *connState) {
+// track adds a session, unless the probe is shutting down.
+func (p *Probe) track(s *session) bool {
 	p.mu.Lock()
-	p.conns[c] = struct{}{}
-	p.mu.Unlock()
+	defer p.mu.Unlock()
+	if p.closing {
+		return false
+	}
+	p.conns[s] = struct{}{}
+	p.relays.Add(1)
+	return true
 }
 
-func (p *Probe) untrack(c *connState) {
+func (p *Probe) untrack(s *session) {
 	p.mu.Lock()
-	delete(p.conns, c)
+	delete(p.conns, s)
 	p.mu.Unlock()
+	p.relays.Done()
 }
 
 // Connections describes the live connections, for logs and debugging.
@@ -103,8 +112,8 @@ func (p *Probe) connInfos(now time.Time) []ConnInfo {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	out := make([]ConnInfo, 0, len(p.conns))
-	for c := range p.conns {
-		out = append(out, c.info(now))
+	for s := range p.conns {
+		out = append(out, s.state.info(now))
 	}
 	return out
 }

@@ -166,18 +166,25 @@ func relayDeadlines(heartbeat time.Duration) deadlines {
 // starts as soon as either side ends, even while the other pump is blocked
 // writing to a peer that stopped reading.
 func (p *Probe) relay(runner, broker end, id string) {
-	state := newConnState(id, p.now(), p.tally)
-	p.track(state)
-	p.log.Info("runner connected", "id", state.id)
+	s := &session{runner: runner, broker: broker, state: newConnState(id, p.now(), p.tally)}
+	state := s.state
 	pair(runner.batch, broker.batch, p.deadlines.idle, p.deadlines.stall)
 	forwardControl(runner, broker)
 	forwardControl(broker, runner)
+	if !p.track(s) { // shutting down
+		s.goAway()
+		runner.close()
+		broker.close()
+		return
+	}
+	p.log.Info("runner connected", "id", state.id)
 
-	ended := make(chan error, 2) // a pump saw its side end, before it relays the close
+	ended := make(chan pumpEnd, 2) // a pump saw its side end, before it relays the close
 	done := make(chan struct{}, 2)
-	go func() { p.pump(runner, broker, state, toBroker, ended); done <- struct{}{} }()
-	go func() { p.pump(broker, runner, state, toRunner, ended); done <- struct{}{} }()
+	go func() { p.pump(s, toBroker, ended); done <- struct{}{} }()
+	go func() { p.pump(s, toRunner, ended); done <- struct{}{} }()
 	first := <-ended
+	noteClose(state, first)
 	// The other side has the grace period to answer the forwarded close;
 	// after it both sockets are cut, which frees a pump blocked in a read,
 	// a write or a flush.
@@ -199,8 +206,8 @@ func (p *Probe) relay(runner, broker end, id string) {
 	info := state.info(p.now())
 	p.log.Info("runner disconnected", "id", info.ID, "name", info.Name, "launcher", info.Launcher,
 		"draining", info.Draining, "uptime", info.Uptime.Round(time.Millisecond), "lost_tasks", lost,
-		"close", closeText(first))
-	p.untrack(state) // last, so whoever sees the connection gone also sees the log
+		"close", closeText(first.err))
+	p.untrack(s) // last, so whoever sees the connection gone also sees the log
 }
 
 // forwardControl makes pings and pongs from one side go to the other
@@ -219,32 +226,41 @@ func forwardControl(from, to end) {
 	from.ws.SetCloseHandler(func(int, string) error { return nil })
 }
 
-// pump relays messages from src to dst until src ends, then closes dst
-// with src's close code, or 1011 when src failed or dst could not be
-// written. It reports the error that ended it on ended first, so the
-// relay's grace period starts even if the close blocks.
-func (p *Probe) pump(src, dst end, state *connState, dir int, ended chan<- error) {
+// pump relays messages in direction dir until the side it reads ends,
+// then closes the other side with that side's close code, or 1011 when it
+// failed; when the other side cannot be written, it closes the side it
+// reads with 1011. After the probe's 1001 it relays no close. It reports
+// the error that ended it on ended first, so the relay's grace period
+// starts even if the close blocks.
+func (p *Probe) pump(s *session, dir int, ended chan<- pumpEnd) {
+	src, dst := s.ends(dir)
 	prefix := make([]byte, prefixLimit)
 	for {
 		mt, r, err := src.ws.NextReader()
 		if err != nil {
-			ended <- err
-			sendClose(dst, closePayload(err))
+			ended <- pumpEnd{dir, err}
+			s.tell(dst, err)
 			return
 		}
-		err = p.forward(dst.ws, mt, r, prefix, state, dir)
+		err = p.forward(dst.ws, mt, r, prefix, s.state, dir)
 		var rerr readError
 		switch {
 		case errors.As(err, &rerr):
-			ended <- rerr.error
-			sendClose(dst, closePayload(rerr.error))
+			ended <- pumpEnd{dir, rerr.error}
+			s.tell(dst, rerr.error)
 			return
 		case err != nil:
-			ended <- err
-			sendClose(src, closePayload(err))
+			ended <- pumpEnd{dir, err}
+			s.tell(src, err)
 			return
 		}
 	}
+}
+
+// pumpEnd is why the pump of direction dir stopped.
+type pumpEnd struct {
+	dir int
+	err error
 }
 
 // readError marks a failure on the side being read.
@@ -303,6 +319,16 @@ func (p *Probe) tap(prefix []byte, truncated bool, state *connState, dir int) {
 		return
 	}
 	state.apply(f, dir, p.now())
+}
+
+// noteClose hands the state a 1002 close the broker sent first, as n8n
+// drops a runner unresponsive or for a missed heartbeat; the broker's
+// answer to the runner's own close is not counted.
+func noteClose(state *connState, first pumpEnd) {
+	var ce *websocket.CloseError
+	if first.dir == toRunner && errors.As(first.err, &ce) && ce.Code == websocket.CloseProtocolError {
+		state.protocolClose(ce.Text)
+	}
 }
 
 // closePayload mirrors a received close; a failure or a code that may not

@@ -79,6 +79,7 @@ n8n_runner_frames_total{direction="to_runner",probe="test"} ` + fmt.Sprint(toRun
 n8n_runner_frame_parse_errors_total{probe="test"} 0
 # HELP n8n_runner_tasks_total Tasks that reached an outcome on the runner's websocket.
 # TYPE n8n_runner_tasks_total counter
+n8n_runner_tasks_total{outcome="accept_timeout",probe="test"} 0
 n8n_runner_tasks_total{outcome="cancelled",probe="test"} 1
 n8n_runner_tasks_total{outcome="deferred",probe="test"} 0
 n8n_runner_tasks_total{outcome="done",probe="test"} 1

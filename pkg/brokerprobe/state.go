@@ -21,6 +21,13 @@ const (
 	launcherPrefix  = "launcher-"
 	burstGap        = 50 * time.Millisecond // offers of one runner tick arrive back to back
 	maxTrackedItems = 1 << 16               // bounds memory against a hostile peer
+	// acceptTimeoutReason is in the reason of the cancel the broker sends
+	// when the runner misses N8N_RUNNERS_TASK_ACCEPT_TIMEOUT ("Acknowledgement
+	// window elapsed").
+	acceptTimeoutReason = "acknowledgement window"
+	// maxAcceptTimeouts is n8n's MAX_CONSECUTIVE_ACCEPT_TIMEOUTS: at that many
+	// in a row the broker reports the runner unresponsive and closes it.
+	maxAcceptTimeouts = 3
 )
 
 // connState follows one runner↔broker connection. It is updated by the
@@ -37,6 +44,8 @@ type connState struct {
 	offers   openOffers
 	pending  map[string]struct{}  // broker accepted an offer, runner has not answered
 	running  map[string]time.Time // taskId → runner:taskaccepted time
+	late     cancelledTasks       // cancelled while pending: the runner's answer will come late
+	timeouts int                  // consecutive accept timeouts, counted as the broker does
 	peak     int                  // highest open offers + running seen
 	burst    int                  // size of the first run of back-to-back offers
 	burstEnd bool
@@ -78,18 +87,18 @@ func (c *connState) fromRunner(f frame, now time.Time) {
 	case msgOffer:
 		c.offer(f, now)
 	case msgAccepted:
-		delete(c.pending, f.TaskID)
-		if _, ok := c.running[f.TaskID]; !ok && len(c.running) < maxTrackedItems {
-			c.running[f.TaskID] = now
+		if c.answered(f.TaskID) {
+			c.start(f.TaskID, now)
 		}
-		c.notePeak(now)
 	case msgRejected:
-		delete(c.pending, f.TaskID)
-		c.tally.reject(f.Reason)
+		if c.answered(f.TaskID) {
+			c.tally.reject(f.Reason)
+		}
 	case msgDeferred:
 		c.launcher = true
-		delete(c.pending, f.TaskID)
-		c.tally.outcome(outcomeDeferred)
+		if c.answered(f.TaskID) {
+			c.tally.outcome(outcomeDeferred)
+		}
 	case msgDone:
 		c.finish(f.TaskID, outcomeDone, now)
 	case msgError:
@@ -109,14 +118,72 @@ func (c *connState) fromBroker(f frame) {
 			c.pending[f.TaskID] = struct{}{}
 		}
 	case msgCancel:
-		delete(c.pending, f.TaskID)
-		if _, ok := c.running[f.TaskID]; ok {
-			delete(c.running, f.TaskID)
-			c.tally.outcome(outcomeCancelled)
-		}
+		c.cancel(f)
 	case msgDrain:
+		if !c.draining {
+			c.tally.drain()
+		}
 		c.draining = true
 	}
+}
+
+// answered takes the runner's answer to a broker:taskofferaccept and
+// reports whether it counts. An answer to a task the broker cancelled
+// while waiting for it does not: the runner frees that slot on the cancel
+// without a message. An answer in time resets the broker's count of
+// consecutive accept timeouts.
+func (c *connState) answered(taskID string) bool {
+	if c.late.take(taskID) {
+		return false
+	}
+	if _, ok := c.pending[taskID]; ok {
+		delete(c.pending, taskID)
+		c.timeouts = 0
+	}
+	return true
+}
+
+func (c *connState) start(taskID string, now time.Time) {
+	if _, ok := c.running[taskID]; !ok && len(c.running) < maxTrackedItems {
+		c.running[taskID] = now
+	}
+	c.notePeak(now)
+}
+
+// cancel applies broker:taskcancel. A cancel of a task the runner has not
+// answered is the broker's accept timeout; the task is remembered so the
+// runner's late answer is not counted. A running task cancelled with the
+// accept-timeout reason is one whose answer crossed the cancel on the
+// wire: it ends as an accept timeout too.
+func (c *connState) cancel(f frame) {
+	_, pending := c.pending[f.TaskID]
+	_, running := c.running[f.TaskID]
+	delete(c.pending, f.TaskID)
+	delete(c.running, f.TaskID)
+	switch {
+	case running && !strings.Contains(strings.ToLower(f.Reason), acceptTimeoutReason):
+		c.tally.outcome(outcomeCancelled)
+	case running:
+		c.acceptTimedOut()
+	case pending:
+		c.late.add(f.TaskID)
+		c.acceptTimedOut()
+	}
+}
+
+func (c *connState) acceptTimedOut() {
+	c.tally.outcome(outcomeAcceptTimeout)
+	c.timeouts++
+}
+
+// protocolClose counts the broker's 1002 close. n8n sends it, without a
+// reason, both to a runner it reports unresponsive and to one that missed
+// a heartbeat; it counts as runner-unresponsive when the probe saw the
+// broker's threshold of consecutive accept timeouts, or the reason says so.
+func (c *connState) protocolClose(reason string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.tally.unresponsiveClose(c.timeouts >= maxAcceptTimeouts || strings.Contains(strings.ToLower(reason), "unresponsive"))
 }
 
 func (c *connState) offer(f frame, now time.Time) {

@@ -19,12 +19,13 @@ const (
 	outcomeError
 	outcomeCancelled
 	outcomeRejected
-	outcomeDeferred // the launcher handed the task to the runner it starts
-	outcomeLost     // the connection dropped while the task ran
+	outcomeDeferred      // the launcher handed the task to the runner it starts
+	outcomeLost          // the connection dropped while the task ran
+	outcomeAcceptTimeout // the broker cancelled it before the runner answered its accept
 	numOutcomes
 )
 
-var outcomeLabels = [numOutcomes]string{"done", "error", "cancelled", "rejected", "deferred", "lost"}
+var outcomeLabels = [numOutcomes]string{"done", "error", "cancelled", "rejected", "deferred", "lost", "accept_timeout"}
 
 // Rejection reasons are mapped to a fixed set so the label stays bounded
 // whatever text a runner sends.
@@ -41,6 +42,17 @@ func rejectionIndex(reason string) int {
 		return 2
 	}
 	return 3
+}
+
+// Reasons for the broker's 1002 closes, a fixed set: n8n sends no reason
+// text, so the probe names the cause only when it saw it.
+var unresponsiveLabels = []string{"runner-unresponsive", "other"}
+
+func unresponsiveIndex(afterAcceptTimeouts bool) int {
+	if afterAcceptTimeouts {
+		return 0
+	}
+	return 1
 }
 
 // Frame directions, in label order.
@@ -67,6 +79,8 @@ type tally struct {
 	parseErrors prometheus.Counter
 	outcomes    [numOutcomes]prometheus.Counter
 	rejections  []prometheus.Counter
+	closes      []prometheus.Counter // the broker's 1002 closes, by unresponsiveLabels
+	drains      prometheus.Counter
 	duration    prometheus.Histogram
 	metrics     []prometheus.Collector // everything above, for Describe and Collect
 
@@ -87,14 +101,18 @@ func newTally(probe string) *tally {
 		"Tasks that reached an outcome on the runner's websocket."), []string{"outcome"})
 	rejections := prometheus.NewCounterVec(opts(metricname.RunnerTaskRejections,
 		"Task offers accepted by the broker but rejected by the runner, by reason class."), []string{"reason"})
+	closes := prometheus.NewCounterVec(opts(metricname.RunnerUnresponsiveCloses,
+		"Connections the broker closed with 1002, as n8n closes a runner it reports unresponsive or that missed a heartbeat; runner-unresponsive when the probe saw n8n's 3 consecutive accept timeouts first."), []string{"reason"})
+	drains := prometheus.NewCounter(opts(metricname.RunnerDrains,
+		"Connections the broker told to drain (broker:drain), as n8n does when it shuts down."))
 	duration := prometheus.NewHistogram(prometheus.HistogramOpts{
 		Name:        metricname.RunnerTaskDuration,
 		Help:        "Runner task time from runner:taskaccepted to runner:taskdone or runner:taskerror.",
 		ConstLabels: l,
 		Buckets:     durationBuckets,
 	})
-	t := &tally{parseErrors: parseErrors, duration: duration,
-		metrics: []prometheus.Collector{frames, parseErrors, tasks, rejections, duration}}
+	t := &tally{parseErrors: parseErrors, drains: drains, duration: duration,
+		metrics: []prometheus.Collector{frames, parseErrors, tasks, rejections, closes, drains, duration}}
 	for i, v := range directionLabels {
 		t.frames[i] = frames.WithLabelValues(v)
 	}
@@ -104,10 +122,19 @@ func newTally(probe string) *tally {
 	for _, v := range rejectionLabels {
 		t.rejections = append(t.rejections, rejections.WithLabelValues(v))
 	}
+	for _, v := range unresponsiveLabels {
+		t.closes = append(t.closes, closes.WithLabelValues(v))
+	}
 	return t
 }
 
 func (t *tally) outcome(o outcome) { t.outcomes[o].Inc() }
+
+func (t *tally) drain() { t.drains.Inc() }
+
+func (t *tally) unresponsiveClose(afterAcceptTimeouts bool) {
+	t.closes[unresponsiveIndex(afterAcceptTimeouts)].Inc()
+}
 
 func (t *tally) reject(reason string) {
 	t.outcomes[outcomeRejected].Inc()

@@ -61,6 +61,35 @@ type Prediction struct {
 	LargestQueue    string  `json:"largest_queue,omitempty"`
 	LatencySeconds  float64 `json:"one_request_latency_seconds,omitempty"`
 	LatencyFromVUs  int     `json:"latency_from_vus,omitempty"`
+	// Stations are the MVA's inputs as read at the step's end, so a saved
+	// sweep can be solved again.
+	Stations []Station `json:"stations,omitempty"`
+}
+
+// Station is one MVA station as recorded in a step: capacity.Station with
+// JSON names.
+type Station struct {
+	Name    string  `json:"name"`
+	Servers float64 `json:"servers"`
+	Demand  float64 `json:"demand_seconds"`
+	Spread  bool    `json:"spread,omitempty"`
+}
+
+func stationsOf(in []capacity.Station) []Station {
+	out := make([]Station, len(in))
+	for i, s := range in {
+		out[i] = Station(s)
+	}
+	return out
+}
+
+// Network is the recorded stations as the MVA's closed network.
+func (p Prediction) Network() capacity.Network {
+	net := capacity.Network{Stations: make([]capacity.Station, len(p.Stations))}
+	for i, s := range p.Stations {
+		net.Stations[i] = capacity.Station(s)
+	}
+	return net
 }
 
 // Compare sets one step's figures against a scrape: the bound only; the

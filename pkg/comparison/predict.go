@@ -64,7 +64,8 @@ func (h *Hook) predict(c *Comparison, m model, vus int, sum loadgen.Summary) {
 	}
 	p := curve[vus-1]
 	c.Prediction = &Prediction{Model: ModelMVA, Throughput: p.Throughput, MeanLatencySeconds: p.Response, QueueWait: queueWait,
-		ResponseSeconds: p.Response, Binding: m.b.Bottleneck(), LargestQueue: p.Largest, LatencySeconds: latency, LatencyFromVUs: base.vus}
+		ResponseSeconds: p.Response, Binding: m.b.Bottleneck(), LargestQueue: p.Largest, LatencySeconds: latency, LatencyFromVUs: base.vus,
+		Stations: stationsOf(net.Stations)}
 }
 
 // oneRequest solves the one-request latency from this step when it is the

@@ -70,16 +70,21 @@ func (e Expect) validate() error {
 // Evaluate judges the checks against a finished case.
 func (e Expect) Evaluate(c *CaseResult) []CheckResult {
 	out := []CheckResult{}
-	add := func(name, want, got string, ok bool) {
-		out = append(out, CheckResult{Name: name, Want: want, Got: got, Passed: ok})
+	add := func(name, want, got string, ok bool, figure ...float64) {
+		r := CheckResult{Name: name, Want: want, Got: got, Passed: ok}
+		if len(figure) == 1 {
+			r.Figure = &figure[0]
+		}
+		out = append(out, r)
 	}
 	if e.Within != nil {
-		got, ok := "no prediction", false
+		want := fmt.Sprintf("±%.1f%% of predicted", 100**e.Within)
 		if c.Predicted != nil && c.Predicted.ForLoad > 0 {
 			dev := c.Measured.Ceiling/c.Predicted.ForLoad - 1
-			got, ok = fmt.Sprintf("%+.1f%% (%.3f/s vs %.3f/s)", 100*dev, c.Measured.Ceiling, c.Predicted.ForLoad), math.Abs(dev) <= *e.Within
+			add("within", want, fmt.Sprintf("%+.1f%% (%.3f/s vs %.3f/s)", 100*dev, c.Measured.Ceiling, c.Predicted.ForLoad), math.Abs(dev) <= *e.Within, dev)
+		} else {
+			add("within", want, "no prediction", false)
 		}
-		add("within", fmt.Sprintf("±%.1f%% of predicted", 100**e.Within), got, ok)
 	}
 	if e.Bottleneck != "" {
 		got := "no prediction"
@@ -101,17 +106,18 @@ func (e Expect) Evaluate(c *CaseResult) []CheckResult {
 	return out
 }
 
-type addFunc func(name, want, got string, ok bool)
+// addFunc records one check; a numeric check passes its figure.
+type addFunc func(name, want, got string, ok bool, figure ...float64)
 
 func (e Expect) failRate(c *CaseResult, add addFunc) {
 	f := c.Failures
 	got := fmt.Sprintf("%.1f%% (%d of %d)", 100*f.Rate, f.Failed, f.Requests)
 	ran := f.Requests > 0
 	if e.FailRateMin != nil {
-		add("fail_rate_min", fmt.Sprintf("≥ %.1f%%", 100**e.FailRateMin), got, ran && f.Rate >= *e.FailRateMin)
+		add("fail_rate_min", fmt.Sprintf("≥ %.1f%%", 100**e.FailRateMin), got, ran && f.Rate >= *e.FailRateMin, f.Rate)
 	}
 	if e.FailRateMax != nil {
-		add("fail_rate_max", fmt.Sprintf("≤ %.1f%%", 100**e.FailRateMax), got, ran && f.Rate <= *e.FailRateMax)
+		add("fail_rate_max", fmt.Sprintf("≤ %.1f%%", 100**e.FailRateMax), got, ran && f.Rate <= *e.FailRateMax, f.Rate)
 	}
 }
 

@@ -30,12 +30,13 @@ func (e Expect) validateModel() error {
 func (e Expect) model(c *CaseResult, add addFunc) {
 	at := BestStepModel(c.Sweep, c.Predicted)
 	if r := e.MeasuredOverCeiling; r != nil {
-		got, ok := "no ceiling", false
+		want := fmt.Sprintf("%.2f to %.2f at the best step", r.Min, r.Max)
 		if at != nil && at.Ceiling > 0 {
-			got = fmt.Sprintf("%.3f at %s (%.3f/s ÷ %.3f/s, read %s)", at.MeasuredOverCeiling, at.Step.Label(), at.Measured, at.Ceiling, readWhen(at))
-			ok = at.MeasuredOverCeiling >= r.Min && at.MeasuredOverCeiling <= r.Max
+			got := fmt.Sprintf("%.3f at %s (%.3f/s ÷ %.3f/s, read %s)", at.MeasuredOverCeiling, at.Step.Label(), at.Measured, at.Ceiling, readWhen(at))
+			add("measured_over_ceiling", want, got, at.MeasuredOverCeiling >= r.Min && at.MeasuredOverCeiling <= r.Max, at.MeasuredOverCeiling)
+		} else {
+			add("measured_over_ceiling", want, "no ceiling", false)
 		}
-		add("measured_over_ceiling", fmt.Sprintf("%.2f to %.2f at the best step", r.Min, r.Max), got, ok)
 	}
 	if e.BindingKind != "" {
 		got := "none published"
@@ -46,8 +47,13 @@ func (e Expect) model(c *CaseResult, add addFunc) {
 			at != nil && strings.HasPrefix(at.Binding, e.BindingKind+":"))
 	}
 	if e.MVAWithin != nil {
-		got, ok := mvaAtEveryStep(c.Sweep, *e.MVAWithin)
-		add("mva_within", fmt.Sprintf("±%.1f%% of measured at every step", 100**e.MVAWithin), got, ok)
+		want := fmt.Sprintf("±%.1f%% of measured at every step", 100**e.MVAWithin)
+		got, worst, ok := mvaAtEveryStep(c.Sweep, *e.MVAWithin)
+		if math.IsNaN(worst) {
+			add("mva_within", want, got, ok)
+		} else {
+			add("mva_within", want, got, ok, worst)
+		}
 	}
 }
 
@@ -59,12 +65,14 @@ func readWhen(m *StepModel) string {
 }
 
 // mvaAtEveryStep compares the MVA's prediction with the passing throughput
-// of each step; a step without either fails the check.
-func mvaAtEveryStep(res *loadgen.Result, within float64) (got string, ok bool) {
+// of each step; a step without either fails the check. worst is the signed
+// deviation farthest from 0, NaN when no step had one.
+func mvaAtEveryStep(res *loadgen.Result, within float64) (got string, worst float64, ok bool) {
 	if res == nil || len(res.Steps) == 0 {
-		return "no step ran", false
+		return "no step ran", math.NaN(), false
 	}
-	worst, at := -1.0, ""
+	worst = math.NaN()
+	at := ""
 	var missing []string
 	for _, s := range res.Steps {
 		c, tput := comparison.Of(s), s.Figures.Throughput
@@ -76,14 +84,14 @@ func mvaAtEveryStep(res *loadgen.Result, within float64) (got string, ok bool) {
 		case c.Prediction == nil || c.Prediction.Model != comparison.ModelMVA:
 			missing = append(missing, s.Load.Label()+": no MVA ("+c.MVAError+")")
 		default:
-			if dev := c.Prediction.Throughput/tput - 1; math.Abs(dev) > worst {
-				worst = math.Abs(dev)
+			if dev := c.Prediction.Throughput/tput - 1; math.IsNaN(worst) || math.Abs(dev) > math.Abs(worst) {
+				worst = dev
 				at = fmt.Sprintf("%+.1f%% at %s (predicted %.3f/s, measured %.3f/s)", 100*dev, s.Load.Label(), c.Prediction.Throughput, tput)
 			}
 		}
 	}
 	if len(missing) > 0 {
-		return strings.Join(missing, "; "), false
+		return strings.Join(missing, "; "), worst, false
 	}
-	return fmt.Sprintf("worst %s over %d steps", at, len(res.Steps)), worst <= within
+	return fmt.Sprintf("worst %s over %d steps", at, len(res.Steps)), worst, math.Abs(worst) <= within
 }

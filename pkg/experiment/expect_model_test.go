@@ -2,6 +2,7 @@ package experiment
 
 import (
 	"encoding/json"
+	"math"
 	"strings"
 	"testing"
 
@@ -38,19 +39,23 @@ func TestModelChecks(t *testing.T) {
 		expect Expect
 		passed bool
 		got    string
+		figure float64 // NaN: none
 	}{
-		{"measured ÷ ceiling at the best step", Expect{MeasuredOverCeiling: &Range{0.9, 1.1}}, true, "0.950 at 4 VU (19.000/s ÷ 20.000/s, read at the step's end)"},
-		{"measured ÷ ceiling too far", Expect{MeasuredOverCeiling: &Range{0.97, 1.03}}, false, "0.950 at 4 VU"},
-		{"cpu binds", Expect{BindingKind: "cpu"}, true, "cpu:host at 4 VU"},
-		{"slots do not", Expect{BindingKind: "slots"}, false, "cpu:host at 4 VU"},
-		{"MVA within 6 %", Expect{MVAWithin: ptr(0.06)}, true, "worst +5.3% at 1 VU (predicted 10.000/s, measured 9.500/s) over 3 steps"},
-		{"MVA not within 5 %", Expect{MVAWithin: ptr(0.05)}, false, "worst +5.3% at 1 VU"},
+		{"measured ÷ ceiling at the best step", Expect{MeasuredOverCeiling: &Range{0.9, 1.1}}, true, "0.950 at 4 VU (19.000/s ÷ 20.000/s, read at the step's end)", 0.95},
+		{"measured ÷ ceiling too far", Expect{MeasuredOverCeiling: &Range{0.97, 1.03}}, false, "0.950 at 4 VU", 0.95},
+		{"cpu binds", Expect{BindingKind: "cpu"}, true, "cpu:host at 4 VU", math.NaN()},
+		{"slots do not", Expect{BindingKind: "slots"}, false, "cpu:host at 4 VU", math.NaN()},
+		{"MVA within 6 %", Expect{MVAWithin: ptr(0.06)}, true, "worst +5.3% at 1 VU (predicted 10.000/s, measured 9.500/s) over 3 steps", 10/9.5 - 1},
+		{"MVA not within 5 %", Expect{MVAWithin: ptr(0.05)}, false, "worst +5.3% at 1 VU", 10/9.5 - 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := cpuCase()
 			got := tc.expect.Evaluate(&c)
 			if len(got) != 1 || got[0].Passed != tc.passed || !strings.Contains(got[0].Got, tc.got) {
-				t.Errorf("checks %+v, want passed=%v with %q", got, tc.passed, tc.got)
+				t.Fatalf("checks %+v, want passed=%v with %q", got, tc.passed, tc.got)
+			}
+			if f := got[0].Figure; (f == nil) != math.IsNaN(tc.figure) || (f != nil && math.Abs(*f-tc.figure) > 1e-9) {
+				t.Errorf("figure %v, want %v", f, tc.figure)
 			}
 		})
 	}

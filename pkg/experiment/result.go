@@ -120,6 +120,9 @@ type CheckResult struct {
 	Want   string `json:"want"`
 	Got    string `json:"got"`
 	Passed bool   `json:"passed"`
+	// Figure is the number a numeric check judged (a ratio, a rate, the
+	// worst signed deviation), so repeated runs can be set side by side.
+	Figure *float64 `json:"figure,omitempty"`
 }
 
 // WriteJSON writes r as indented JSON.

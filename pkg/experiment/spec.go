@@ -165,3 +165,26 @@ func (d *Duration) UnmarshalText(b []byte) error {
 	*d = Duration(v)
 	return nil
 }
+
+// OnlyCases keeps the named cases, in the spec's order; a name the spec
+// does not have is an error that lists the ones it has.
+func (s *Spec) OnlyCases(names []string) error {
+	want := map[string]bool{}
+	for _, n := range names {
+		want[n] = true
+	}
+	var kept []Case
+	var have []string
+	for _, c := range s.Cases {
+		have = append(have, c.Name)
+		if want[c.Name] {
+			kept = append(kept, c)
+			delete(want, c.Name)
+		}
+	}
+	for n := range want {
+		return fmt.Errorf("spec %s has no case %q (it has %v)", s.Name, n, have)
+	}
+	s.Cases = kept
+	return nil
+}

@@ -175,3 +175,13 @@ func checkScenarios(t *testing.T, s *Spec) {
 		}
 	}
 }
+
+func TestOnlyCases(t *testing.T) {
+	s := &Spec{Name: "x", Cases: []Case{{Name: "a"}, {Name: "b"}, {Name: "c"}}}
+	if err := s.OnlyCases([]string{"c", "a"}); err != nil || len(s.Cases) != 2 || s.Cases[0].Name != "a" || s.Cases[1].Name != "c" {
+		t.Errorf("OnlyCases(c, a): %v, cases %+v; want a then c", err, s.Cases)
+	}
+	if err := s.OnlyCases([]string{"b"}); err == nil || !strings.Contains(err.Error(), `"b"`) {
+		t.Errorf("OnlyCases of a dropped case: %v, want an error naming it", err)
+	}
+}

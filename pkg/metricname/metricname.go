@@ -59,6 +59,8 @@ const (
 	RunnerTaskDuration           = "n8n_runner_task_duration_seconds"
 	RunnerFrames                 = "n8n_runner_frames_total"
 	RunnerFrameParseErrors       = "n8n_runner_frame_parse_errors_total"
+	RunnerUnresponsiveCloses     = "n8n_runner_unresponsive_closes_total"
+	RunnerDrains                 = "n8n_runner_drains_total"
 )
 
 // loadctl's live metrics during a sweep (pkg/loadgen/prom). They use the
@@ -93,7 +95,8 @@ func Exporter() []string {
 // Probe lists the names a broker probe emits.
 func Probe() []string {
 	return []string{RunnerTasksRunning, RunnerOffersOpen, RunnerInferredMaxConcurrency, RunnerConnections,
-		RunnerTasks, RunnerTaskRejections, RunnerTaskDuration, RunnerFrames, RunnerFrameParseErrors}
+		RunnerTasks, RunnerTaskRejections, RunnerTaskDuration, RunnerFrames, RunnerFrameParseErrors,
+		RunnerUnresponsiveCloses, RunnerDrains}
 }
 
 // Loadctl lists the names loadctl serves during a sweep.

@@ -1,0 +1,83 @@
+package e2e
+
+import (
+	"context"
+	"net/http"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/n8n-ceiling/n8n-ceiling/e2e/lab"
+)
+
+// TestProbeCountsThroughAcceptTimeouts: runner limit 3 and nine concurrent
+// Code tasks of about 3 s of CPU each (spin_m 400). Each task blocks the
+// runner's event loop past the broker's 2 s accept window, so the broker
+// cancels accepts that the runner answers late and then frees silently
+// (seen on n8n 2.41.1: five in one run). The probe's running count never
+// exceeds the limit, returns to 0 once idle, and the inferred limit stays 3.
+func TestProbeCountsThroughAcceptTimeouts(t *testing.T) {
+	eps := upLab(t, map[string]string{"LAB_WORKER_CONCURRENCY": "15", "LAB_RUNNER_LIMITS": "3", "LAB_PROBE": "1"})
+	metrics, webhook := must(t, eps, "probe-metrics-1"), must(t, eps, "webhook")
+	probe := []string{"probe", "runner-1-1"}
+	before := scrapeURL(t, metrics)
+
+	ctx, stop := context.WithCancel(context.Background())
+	samples := sampleEvery(ctx, metrics, 250*time.Millisecond)
+	var wg sync.WaitGroup
+	errs := make(chan error, 9)
+	client := &http.Client{Timeout: 3 * time.Minute}
+	for range 9 {
+		wg.Go(func() {
+			errs <- lab.CallBench(context.Background(), client, webhook, []byte(`{"sleep_ms":0,"spin_m":400}`))
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Errorf("a CPU-heavy request failed: %v", err)
+		}
+	}
+	time.Sleep(3 * time.Second) // idle: every slot freed, the runner offering again
+	stop()
+	running := <-samples
+	after := scrapeURL(t, metrics)
+
+	timeouts := after.one(t, "n8n_runner_tasks_total", append(probe, "outcome", "accept_timeout")...) -
+		before.one(t, "n8n_runner_tasks_total", append(probe, "outcome", "accept_timeout")...)
+	t.Logf("running sampled every 250 ms: %v; accept timeouts %v", running, timeouts)
+	if len(running) == 0 || slices.Max(running) > 3 {
+		t.Errorf("tasks running %v: want samples, none above the limit 3", running)
+	}
+	if got := after.one(t, "n8n_runner_tasks_running", probe...); got != 0 {
+		t.Errorf("tasks running %v once idle, want 0", got)
+	}
+	if got := after.one(t, "n8n_runner_inferred_max_concurrency", probe...); got != 3 {
+		t.Errorf("inferred max concurrency %v, want 3", got)
+	}
+	figure(t, "accept timeouts seen", "recorded", timeouts, true)
+}
+
+// sampleEvery reads every probe's n8n_runner_tasks_running at the given
+// interval until ctx ends, and returns runner-1-1's samples in time order.
+func sampleEvery(ctx context.Context, url string, every time.Duration) <-chan []float64 {
+	out := make(chan []float64, 1)
+	go func() {
+		var got []float64
+		tick := time.NewTicker(every)
+		defer tick.Stop()
+		for ctx.Err() == nil {
+			if v, ok := scrapeQuiet(url)["runner-1-1"]; ok {
+				got = append(got, v)
+			}
+			select {
+			case <-ctx.Done():
+			case <-tick.C:
+			}
+		}
+		out <- got
+	}()
+	return out
+}
