@@ -6,11 +6,13 @@ COPY go.mod go.sum ./
 RUN go mod download
 COPY . .
 # CGO off: a static binary that needs no libc in the final image.
-# VERSION and REVISION label n8n_exporter_build_info (--build-arg); empty,
-# the module's own build data is used.
+# VERSION, REVISION, BRANCH and BUILD_DATE label n8n_exporter_build_info
+# (--build-arg); empty, the module's own build data is used.
 ARG VERSION
 ARG REVISION
-RUN CGO_ENABLED=0 go build -trimpath -ldflags="-s -w -X main.version=${VERSION} -X main.revision=${REVISION}" -o /out/exporter ./cmd/exporter
+ARG BRANCH
+ARG BUILD_DATE
+RUN CGO_ENABLED=0 go build -trimpath -ldflags="-s -w -X github.com/prometheus/common/version.Version=${VERSION} -X github.com/prometheus/common/version.Revision=${REVISION} -X github.com/prometheus/common/version.Branch=${BRANCH} -X github.com/prometheus/common/version.BuildDate=${BUILD_DATE}" -o /out/exporter ./cmd/exporter
 
 FROM gcr.io/distroless/static-debian12:nonroot
 COPY --from=build /out/exporter /exporter

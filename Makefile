@@ -7,16 +7,27 @@ LAB := e2e/lab
 # measurements do not share the two cores with other tests.
 UNIT_PKGS = $$($(GO) list ./... | grep -v '/e2e$$')
 
-.PHONY: results all build test lint unit e2e e2e-compat e2e-repeat e2e-kube deps demo down clean dashboards bench-exporter bench-probe bench-loadctl
+.PHONY: results all build test lint lint-deps unit e2e e2e-compat e2e-repeat e2e-kube deps demo down clean dashboards bench-exporter bench-probe bench-loadctl
 
 all: build
 
 build:
 	$(GO) build -o $(BIN)/ ./cmd/...
 
-lint:
+# golangci-lint is built from the Go module proxy into the cache, once.
+TOOLS := /var/cache/n8n-ceiling/bin
+GOLANGCI_LINT_VERSION := v2.15.0
+GOLANGCI_LINT := $(TOOLS)/golangci-lint
+
+lint: lint-deps
 	@bad=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$bad" ]; then echo "gofmt needed: $$bad"; exit 1; fi
 	$(GO) vet ./...
+	$(GOLANGCI_LINT) run ./...
+
+# lint-deps installs golangci-lint unless the cached one is that version.
+lint-deps:
+	@$(GOLANGCI_LINT) version 2>/dev/null | grep -q ' $(GOLANGCI_LINT_VERSION:v%=%) ' || \
+	  GOBIN=$(TOOLS) $(GO) install github.com/golangci/golangci-lint/v2/cmd/golangci-lint@$(GOLANGCI_LINT_VERSION)
 
 # deps installs the Debian packages, Node 24 and n8n (cached) and starts the
 # lab's dockerd, which the integration tests use too.

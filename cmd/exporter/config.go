@@ -5,24 +5,24 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"log/slog"
-	"net"
-	"net/url"
 	"reflect"
 	"strings"
 	"time"
 
 	"github.com/caarlos0/env/v11"
+	"github.com/prometheus/common/promslog"
+
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/brokerprobe"
-	"github.com/n8n-ceiling/n8n-ceiling/pkg/dockerstats"
 )
 
 // Config is the exporter's whole configuration. Every field is an env
 // variable (deployments rely on the names; Redis uses n8n's own names so
 // one env file serves both) and a flag of the same name, lower-case with
 // dashes, e.g. -exporter-listen, -queue-bull-redis-host. Flags win over env.
+// An alias tag names a second flag for the same field, in the Prometheus
+// exporters' style (--web.listen-address).
 type Config struct {
-	Listen           string        `env:"EXPORTER_LISTEN" envDefault:":9810" help:"address for /metrics, / and /healthz"`
+	Listen           string        `env:"EXPORTER_LISTEN" envDefault:":9810" alias:"web.listen-address" help:"address for /metrics, / and /healthz"`
 	DockerHost       string        `env:"DOCKER_HOST" help:"Docker Engine address; empty = the local socket"`
 	ContainerLabel   string        `env:"EXPORTER_CONTAINER_LABEL" help:"only containers with this label, key=value or key"`
 	Discovery        bool          `env:"EXPORTER_DISCOVERY" envDefault:"true" help:"false = probe-only sidecar: no Docker, no Redis, only the probes' metrics"`
@@ -42,8 +42,9 @@ type Config struct {
 	ProbeUpstream    string        `env:"PROBE_UPSTREAM" help:"task broker URL per probe, comma list"`
 	ProbeName        string        `env:"PROBE_NAME" help:"probe names, comma list"`
 	ProbeHeartbeat   string        `env:"PROBE_HEARTBEAT_INTERVAL" help:"the broker's N8N_RUNNERS_HEARTBEAT_INTERVAL (seconds, or a duration such as 30s); default 30"`
-	LogLevel         string        `env:"EXPORTER_LOG_LEVEL" envDefault:"info" help:"debug, info, warn or error"`
-	WebConfigFile    string        `env:"EXPORTER_WEB_CONFIG_FILE" help:"exporter-toolkit web config (TLS, basic auth) for every path; empty = plain HTTP, no auth"`
+	LogLevel         string        `env:"EXPORTER_LOG_LEVEL" envDefault:"info" alias:"log.level" help:"debug, info, warn or error"`
+	LogFormat        string        `env:"EXPORTER_LOG_FORMAT" envDefault:"json" alias:"log.format" help:"json or logfmt"`
+	WebConfigFile    string        `env:"EXPORTER_WEB_CONFIG_FILE" alias:"web.config.file" help:"exporter-toolkit web config (TLS, basic auth) for every path; empty = plain HTTP, no auth"`
 	ScrapeTimeout    time.Duration `env:"EXPORTER_SCRAPE_TIMEOUT" envDefault:"10s" help:"longest gather for one request; Prometheus' scrape-timeout header lowers it"`
 	ScrapeOffset     time.Duration `env:"EXPORTER_SCRAPE_TIMEOUT_OFFSET" envDefault:"500ms" help:"taken off Prometheus' scrape-timeout header, to leave time to answer"`
 	MaxRequests      int           `env:"EXPORTER_MAX_REQUESTS" envDefault:"64" help:"concurrent /metrics requests; more get 503"`
@@ -55,22 +56,20 @@ type Config struct {
 	KubeNamespace    string        `env:"EXPORTER_KUBE_NAMESPACE" help:"kubernetes: only this namespace; empty = all namespaces"`
 	KubeSelector     string        `env:"EXPORTER_KUBE_SELECTOR" help:"kubernetes: only pods matching this label selector, e.g. app.kubernetes.io/name=n8n"`
 
-	probes []brokerprobe.Config
-	level  slog.Level
+	probes    []brokerprobe.Config
+	logLevel  *promslog.Level
+	logFormat *promslog.Format
 
 	showVersion bool // --version
 }
-
-func flagName(envName string) string { return strings.ToLower(strings.ReplaceAll(envName, "_", "-")) }
 
 // parseConfig reads environ, then args; every error names the variable.
 func parseConfig(args, environ []string, usage io.Writer) (Config, error) {
 	vars := envMap(environ)
 	fs := flag.NewFlagSet("exporter", flag.ContinueOnError)
 	fs.SetOutput(usage)
-	eachEnvField(func(f reflect.StructField, name string) {
-		fs.Func(flagName(name), f.Tag.Get("help")+" ("+name+")", func(v string) error { vars[name] = v; return nil })
-	})
+	fs.Usage = func() { printUsage(usage) }
+	defineFlags(fs, vars)
 	version := fs.Bool("version", false, "print the version and exit")
 	if err := fs.Parse(args); err != nil {
 		return Config{}, err
@@ -90,7 +89,7 @@ func parseConfig(args, environ []string, usage io.Writer) (Config, error) {
 	if v, ok := vars["QUEUE_BULL_REDIS_HOST"]; ok && strings.TrimSpace(v) == "" {
 		cfg.RedisHost = ""
 	}
-	return cfg, cfg.validate()
+	return cfg, errors.Join(cfg.derive(), cfg.validate())
 }
 
 func envMap(environ []string) map[string]string {
@@ -131,80 +130,4 @@ func namedEnvError(err error) error {
 		msgs = append(msgs, e.Error())
 	}
 	return errors.New(strings.Join(msgs, "; "))
-}
-
-func (c *Config) validate() error {
-	var errs []error
-	bad := func(name, format string, a ...any) {
-		errs = append(errs, fmt.Errorf("%s (-%s): %s", name, flagName(name), fmt.Sprintf(format, a...)))
-	}
-	if _, _, err := net.SplitHostPort(c.Listen); err != nil {
-		bad("EXPORTER_LISTEN", "want host:port, e.g. :9810")
-	}
-	if c.ContainerLabel != "" {
-		if err := dockerstats.ValidLabelFilter(c.ContainerLabel); err != nil {
-			bad("EXPORTER_CONTAINER_LABEL", "%v", err)
-		}
-	}
-	c.validatePlatform(bad)
-	if c.RedisPort < 1 || c.RedisPort > 65535 {
-		bad("QUEUE_BULL_REDIS_PORT", "want 1-65535, got %d", c.RedisPort)
-	}
-	if c.StatsConcurrency < 1 {
-		bad("EXPORTER_STATS_CONCURRENCY", "want at least 1, got %d", c.StatsConcurrency)
-	}
-	if c.SourceTimeout <= 0 {
-		bad("EXPORTER_SOURCE_TIMEOUT", "want a positive duration")
-	}
-	if c.SampleInterval <= 0 {
-		bad("EXPORTER_SAMPLE_INTERVAL", "want a positive duration")
-	}
-	if c.SampleWindow < 5*c.SampleInterval {
-		bad("EXPORTER_SAMPLE_WINDOW", "want at least 5 sample intervals")
-	}
-	if c.ScrapeTimeout <= 0 {
-		bad("EXPORTER_SCRAPE_TIMEOUT", "want a positive duration")
-	}
-	if c.ScrapeOffset < 0 || c.ScrapeOffset >= c.ScrapeTimeout {
-		bad("EXPORTER_SCRAPE_TIMEOUT_OFFSET", "want a duration from 0 to below EXPORTER_SCRAPE_TIMEOUT")
-	}
-	if c.MaxRequests < 1 {
-		bad("EXPORTER_MAX_REQUESTS", "want at least 1, got %d", c.MaxRequests)
-	}
-	if c.N8nInterval <= 0 {
-		bad("EXPORTER_N8N_SAMPLE_INTERVAL", "want a positive duration")
-	}
-	if c.DemandWindow < 5*c.SampleInterval {
-		bad("EXPORTER_DEMAND_WINDOW", "want at least 5 sample intervals")
-	}
-	if c.DemandMin < 1 {
-		bad("EXPORTER_DEMAND_MIN_EXECUTIONS", "want at least 1, got %d", c.DemandMin)
-	}
-	if c.ServiceTime < 0 {
-		bad("EXPORTER_SERVICE_TIME", "want a positive duration, e.g. 3s")
-	}
-	if c.N8nMetricsURL != "" {
-		if u, err := url.Parse(c.N8nMetricsURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			bad("N8N_METRICS_URL", "want an http(s) URL, e.g. http://127.0.0.1:5678/metrics")
-		}
-	}
-	if err := c.level.UnmarshalText([]byte(c.LogLevel)); err != nil {
-		bad("EXPORTER_LOG_LEVEL", "want debug, info, warn or error")
-	}
-	probes, err := brokerprobe.ParseConfigs(c.ProbeListen, c.ProbeUpstream, c.ProbeName)
-	if err != nil {
-		errs = append(errs, err)
-	}
-	heartbeat, herr := brokerprobe.ParseHeartbeat(c.ProbeHeartbeat)
-	if herr != nil {
-		errs = append(errs, herr)
-	}
-	for i := range probes {
-		probes[i].HeartbeatInterval = heartbeat
-	}
-	c.probes = probes
-	if !c.Discovery && len(probes) == 0 && err == nil {
-		bad("EXPORTER_DISCOVERY", "false leaves nothing to serve without PROBE_LISTEN")
-	}
-	return errors.Join(errs...)
 }

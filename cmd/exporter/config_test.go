@@ -1,7 +1,10 @@
 package main
 
 import (
+	"errors"
+	"flag"
 	"io"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -120,5 +123,76 @@ func TestConfigProbeHeartbeat(t *testing.T) {
 	_, err := parseConfig(nil, append(base, "PROBE_HEARTBEAT_INTERVAL=soon"), io.Discard)
 	if err == nil || !strings.Contains(err.Error(), "PROBE_HEARTBEAT_INTERVAL") || strings.Contains(err.Error(), "soon") {
 		t.Fatalf("bad heartbeat: %v", err)
+	}
+}
+
+// -h lists every setting with its flag, type, help, env name and default,
+// and the aliases beside their flags.
+func TestConfigUsage(t *testing.T) {
+	var out strings.Builder
+	if _, err := parseConfig([]string{"-h"}, nil, &out); !errors.Is(err, flag.ErrHelp) {
+		t.Fatalf("-h: %v, want flag.ErrHelp", err)
+	}
+	usage := out.String()
+	for _, want := range []string{
+		"  -exporter-listen, --web.listen-address string\n    \taddress for /metrics, / and /healthz\n    \tenv EXPORTER_LISTEN, default \":9810\"\n",
+		"  -exporter-discovery bool\n",
+		"env EXPORTER_DISCOVERY, default true\n",
+		"  -exporter-source-timeout duration\n",
+		"env EXPORTER_SOURCE_TIMEOUT, default 5s\n",
+		"  -queue-bull-redis-port int\n",
+		"env QUEUE_BULL_REDIS_PASSWORD, default none\n",
+		"  -exporter-web-config-file, --web.config.file string\n",
+		"  -exporter-log-level, --log.level string\n",
+		"  -version\n",
+	} {
+		if !strings.Contains(usage, want) {
+			t.Errorf("usage lacks %q:\n%s", want, usage)
+		}
+	}
+	eachEnvField(func(_ reflect.StructField, name string) {
+		if !strings.Contains(usage, "env "+name+",") {
+			t.Errorf("usage does not name %s", name)
+		}
+	})
+}
+
+// A bool flag alone means true; =false still turns it off.
+func TestConfigBareBool(t *testing.T) {
+	c, err := parseConfig([]string{"-exporter-discovery"}, []string{"EXPORTER_DISCOVERY=false"}, io.Discard)
+	if err != nil || !c.Discovery {
+		t.Fatalf("bare -exporter-discovery: %v, discovery %v", err, c.Discovery)
+	}
+	c, err = parseConfig([]string{"--exporter-discovery=false", "--probe-listen=127.0.0.1:5711", "--probe-upstream=http://127.0.0.1:5689"}, nil, io.Discard)
+	if err != nil || c.Discovery {
+		t.Fatalf("-exporter-discovery=false: %v, discovery %v", err, c.Discovery)
+	}
+}
+
+// --web.listen-address and --web.config.file set EXPORTER_LISTEN and
+// EXPORTER_WEB_CONFIG_FILE, over the environment.
+func TestConfigWebAliases(t *testing.T) {
+	environ := []string{"EXPORTER_LISTEN=:1111", "EXPORTER_WEB_CONFIG_FILE=/env.yml"}
+	c, err := parseConfig([]string{"--web.listen-address=127.0.0.1:9999", "--web.config.file", "/etc/web.yml"}, environ, io.Discard)
+	if err != nil || c.Listen != "127.0.0.1:9999" || c.WebConfigFile != "/etc/web.yml" {
+		t.Fatalf("aliases: %v, listen %q, web config %q", err, c.Listen, c.WebConfigFile)
+	}
+	if _, err := parseConfig([]string{"--web.listen-address=9810"}, nil, io.Discard); err == nil || !strings.Contains(err.Error(), "EXPORTER_LISTEN") {
+		t.Fatalf("bad alias value: %v, want an error naming EXPORTER_LISTEN", err)
+	}
+}
+
+// validate reports and changes nothing; derive builds the probes and the
+// logger's settings.
+func TestConfigValidateOnlyChecks(t *testing.T) {
+	c := Config{Listen: ":9810", Discovery: true, RedisPort: 6379, StatsConcurrency: 1, MaxRequests: 1, DemandMin: 1,
+		SourceTimeout: time.Second, SampleInterval: time.Second, SampleWindow: 5 * time.Second, DemandWindow: 5 * time.Second,
+		ScrapeTimeout: time.Second, N8nInterval: time.Second, Platform: platformAuto, LogLevel: "debug", LogFormat: "json",
+		ProbeListen: "127.0.0.1:5711", ProbeUpstream: "http://127.0.0.1:5689"}
+	if err := c.validate(); err != nil || c.probes != nil || c.logLevel != nil {
+		t.Fatalf("validate: %v; derived %v %v", err, c.probes, c.logLevel)
+	}
+	if err := c.derive(); err != nil || len(c.probes) != 1 || c.logLevel.String() != "debug" {
+		t.Fatalf("derive: %v; probes %v, level %v", err, c.probes, c.logLevel)
 	}
 }

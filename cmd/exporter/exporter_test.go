@@ -6,7 +6,6 @@ import (
 	"github.com/n8n-ceiling/n8n-ceiling/internal/testtool"
 	"html"
 	"io"
-	"log/slog"
 	"net"
 	"net/http"
 	"strconv"
@@ -28,7 +27,7 @@ func startExporter(t *testing.T, environ []string, logs io.Writer) string {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	ready, done := make(chan string, 1), make(chan error, 1)
-	logger := slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: cfg.level}))
+	logger := cfg.newLogger(logs)
 	go func() { done <- run(ctx, cfg, logger, ready) }()
 	t.Cleanup(func() {
 		cancel()
@@ -92,12 +91,12 @@ func TestExporterLabShapesAndSecrets(t *testing.T) {
 		"QUEUE_BULL_REDIS_PORT=" + strconv.Itoa(rd.Port()), "QUEUE_BULL_REDIS_PASSWORD=" + redisSecret,
 		"EXPORTER_SERVICE_TIME=3s", "PROBE_LISTEN=" + freeAddr(t), "PROBE_UPSTREAM=http://127.0.0.1:5689", "PROBE_NAME=it-probe"}, logs)
 
-	metrics := waitFor(t, base+"/metrics", fmt.Sprintf(`n8n_worker_concurrency{worker="%s"} 10`, h.Name("worker-2")))
+	metrics := waitFor(t, base+"/metrics", fmt.Sprintf(`n8n_worker_concurrency{worker=%q} 10`, h.Name("worker-2")))
 	for _, want := range []string{
-		fmt.Sprintf(`n8n_worker_runner_capacity{worker="%s"} 5`, h.Name("worker-1")),
-		fmt.Sprintf(`n8n_worker_effective_concurrency{worker="%s"} 5`, h.Name("worker-1")),
-		fmt.Sprintf(`n8n_worker_bottleneck{component="runner",worker="%s"} 1`, h.Name("worker-1")),
-		fmt.Sprintf(`n8n_worker_runner_capacity{worker="%s"} 0`, h.Name("worker-2")),
+		fmt.Sprintf(`n8n_worker_runner_capacity{worker=%q} 5`, h.Name("worker-1")),
+		fmt.Sprintf(`n8n_worker_effective_concurrency{worker=%q} 5`, h.Name("worker-1")),
+		fmt.Sprintf(`n8n_worker_bottleneck{component="runner",worker=%q} 1`, h.Name("worker-1")),
+		fmt.Sprintf(`n8n_worker_runner_capacity{worker=%q} 0`, h.Name("worker-2")),
 		"n8n_cluster_ceiling_executions_per_second 1.6666",
 		`n8n_exporter_source_up{source="docker"} 1`,
 		`n8n_exporter_source_up{source="cgroup"} 1`,
@@ -125,7 +124,7 @@ func TestExporterLabShapesAndSecrets(t *testing.T) {
 			t.Errorf("secret %q leaked into /metrics, / or logs", s)
 		}
 	}
-	if !strings.Contains(logs.String(), `"source":"redis"`) {
+	if !strings.Contains(logs.String(), `"data_source":"redis"`) {
 		t.Errorf("the refused Redis password should be logged as a down source:\n%s", logs.String())
 	}
 }

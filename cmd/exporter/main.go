@@ -7,8 +7,9 @@ package main
 
 import (
 	"context"
+	"errors"
+	"flag"
 	"fmt"
-	"log/slog"
 	"os"
 	"os/signal"
 	"syscall"
@@ -16,19 +17,29 @@ import (
 
 func main() {
 	cfg, err := parseConfig(os.Args[1:], os.Environ(), os.Stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		return
+	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "exporter: configuration:", err)
 		os.Exit(2)
 	}
 	if cfg.showVersion {
-		fmt.Println(readBuildInfo())
+		fmt.Println(versionText())
 		return
 	}
-	logger := slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: cfg.level}))
+	os.Exit(serveUntilSignal(cfg))
+}
+
+// serveUntilSignal runs the exporter until SIGINT or SIGTERM and returns
+// the exit code.
+func serveUntilSignal(cfg Config) int {
+	logger := cfg.newLogger(os.Stderr)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if err := run(ctx, cfg, logger, nil); err != nil {
 		logger.Error("exporter stopped", "err", err)
-		os.Exit(1)
+		return 1
 	}
+	return 0
 }

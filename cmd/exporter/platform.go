@@ -33,7 +33,7 @@ type platform struct {
 	close        func() error
 }
 
-func (c *Config) validatePlatform(bad func(name, format string, a ...any)) {
+func (c Config) validatePlatform(bad badFunc) {
 	switch c.Platform {
 	case platformAuto, platformDocker, platformKubernetes:
 	default:

@@ -88,9 +88,9 @@ func TestExporterInProcessProbesPairRunners(t *testing.T) {
 	worker := h.Name("worker-1")
 	metrics := waitFor(t, base+"/metrics", `n8n_service_time_seconds{source="probe",stage="task"}`)
 	for _, want := range []string{
-		fmt.Sprintf(`n8n_worker_runner_capacity{worker="%s"} 5`, worker),
-		fmt.Sprintf(`n8n_runner_max_concurrency{runner="%s",worker="%s"} 2`, h.Name("runner-1-1"), worker),
-		fmt.Sprintf(`n8n_worker_bottleneck{component="runner",worker="%s"} 1`, worker),
+		fmt.Sprintf(`n8n_worker_runner_capacity{worker=%q} 5`, worker),
+		fmt.Sprintf(`n8n_runner_max_concurrency{runner=%q,worker=%q} 2`, h.Name("runner-1-1"), worker),
+		fmt.Sprintf(`n8n_worker_bottleneck{component="runner",worker=%q} 1`, worker),
 		`n8n_runner_tasks_total{outcome="done",probe="runner-1-1"} 1`,
 		`n8n_runner_task_duration_seconds_count{probe="runner-1-1"} 1`,
 		`n8n_runner_connections{kind="runner",probe="runner-1-2"} 0`,

@@ -33,7 +33,7 @@ func run(ctx context.Context, cfg Config, logger *slog.Logger, ready chan<- stri
 	// every return (a failed listen included).
 	defer func() { cancel(); wg.Wait() }()
 	reg := prometheus.NewRegistry()
-	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}), readBuildInfo().collector())
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}), buildInfoCollector())
 	probes, err := startProbes(ctx, cfg, logger, reg, &wg)
 	if err != nil {
 		return err
@@ -177,5 +177,5 @@ func (p slogPrinter) Println(v ...any) { p.l.Warn("metrics", "err", fmt.Sprint(v
 type redisLogger struct{ l *slog.Logger }
 
 func (r redisLogger) Printf(_ context.Context, format string, v ...any) {
-	r.l.Debug("redis client", "msg", fmt.Sprintf(format, v...))
+	r.l.Debug("redis client", "detail", fmt.Sprintf(format, v...))
 }

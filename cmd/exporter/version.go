@@ -1,66 +1,45 @@
 package main
 
 import (
-	"cmp"
-	"fmt"
-	"runtime"
 	"runtime/debug"
 	"strings"
 
 	"github.com/prometheus/client_golang/prometheus"
-
-	"github.com/n8n-ceiling/n8n-ceiling/pkg/metricname"
+	versioncollector "github.com/prometheus/client_golang/prometheus/collectors/version"
+	"github.com/prometheus/common/version"
 )
 
-// version and revision are set at build time:
+// The build is stamped through github.com/prometheus/common/version:
 //
-//	go build -ldflags "-X main.version=1.2.3 -X main.revision=$(git rev-parse HEAD)" ./cmd/exporter
+//	go build -ldflags "-X github.com/prometheus/common/version.Version=1.2.3 \
+//	  -X github.com/prometheus/common/version.Revision=$(git rev-parse HEAD)" ./cmd/exporter
 //
-// Left empty, they come from the module and VCS data Go embeds.
-var version, revision string
+// Branch, BuildUser and BuildDate are set the same way. Left empty, the
+// revision comes from the VCS data Go embeds and the version from the
+// module's, else "devel".
 
-type buildInfo struct{ Version, Revision, GoVersion string }
+// namespace is the build-info metric's: n8n_exporter_build_info.
+const namespace = "n8n_exporter"
 
-// readBuildInfo fills what -ldflags left empty from debug.ReadBuildInfo:
-// the module version, and the VCS revision ("-dirty" when modified).
-func readBuildInfo() buildInfo {
-	b := buildInfo{Version: version, Revision: revision, GoVersion: runtime.Version()}
-	info, ok := debug.ReadBuildInfo()
-	if !ok {
-		return withUnknown(b)
+// stampVersion fills version.Version when -ldflags left it empty.
+func stampVersion() {
+	if version.Version != "" {
+		return
 	}
-	if v := info.Main.Version; b.Version == "" && v != "" && v != "(devel)" {
-		b.Version = strings.TrimPrefix(v, "v")
+	version.Version = "devel"
+	if info, ok := debug.ReadBuildInfo(); ok && info.Main.Version != "" && info.Main.Version != "(devel)" {
+		version.Version = strings.TrimPrefix(info.Main.Version, "v")
 	}
-	var rev, dirty string
-	for _, s := range info.Settings {
-		switch {
-		case s.Key == "vcs.revision":
-			rev = s.Value
-		case s.Key == "vcs.modified" && s.Value == "true":
-			dirty = "-dirty"
-		}
-	}
-	if b.Revision == "" && rev != "" {
-		b.Revision = rev + dirty
-	}
-	return withUnknown(b)
 }
 
-func withUnknown(b buildInfo) buildInfo {
-	b.Version, b.Revision = cmp.Or(b.Version, "devel"), cmp.Or(b.Revision, "unknown")
-	return b
+// versionText is what --version prints.
+func versionText() string {
+	stampVersion()
+	return version.Print("n8n-ceiling exporter")
 }
 
-func (b buildInfo) String() string {
-	return fmt.Sprintf("n8n-ceiling exporter %s (revision %s, %s)", b.Version, b.Revision, b.GoVersion)
-}
-
-// collector is n8n_exporter_build_info: 1, labelled with the build.
-func (b buildInfo) collector() prometheus.Collector {
-	g := prometheus.NewGauge(prometheus.GaugeOpts{Name: metricname.BuildInfo,
-		Help:        "1, labelled with the exporter's version, VCS revision and Go version.",
-		ConstLabels: prometheus.Labels{"version": b.Version, "revision": b.Revision, "goversion": b.GoVersion}})
-	g.Set(1)
-	return g
+// buildInfoCollector is n8n_exporter_build_info: 1, labelled with the build.
+func buildInfoCollector() prometheus.Collector {
+	stampVersion()
+	return versioncollector.NewCollector(namespace)
 }

@@ -27,6 +27,7 @@ import (
 
 	"github.com/n8n-ceiling/n8n-ceiling/internal/testtool"
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/dockerstats/dockertest"
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/metricname"
 	"golang.org/x/crypto/bcrypt"
 )
 
@@ -166,28 +167,30 @@ func TestBadWebConfigStopsTheExporter(t *testing.T) {
 // and revision -ldflags set; --version prints them and exits 0.
 func TestBuildInfoAndVersion(t *testing.T) {
 	bin := filepath.Join(t.TempDir(), "exporter")
-	build := exec.Command("go", "build", "-o", bin, "-ldflags", "-X main.version=9.8.7 -X main.revision=abc123", ".")
+	const pkg = "github.com/prometheus/common/version"
+	build := exec.Command("go", "build", "-o", bin, "-ldflags", "-X "+pkg+".Version=9.8.7 -X "+pkg+".Revision=abc123 -X "+pkg+".Branch=main", ".")
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
 	out, err := exec.Command(bin, "--version").CombinedOutput()
-	if want := "n8n-ceiling exporter 9.8.7 (revision abc123, " + runtime.Version() + ")\n"; err != nil || string(out) != want {
-		t.Fatalf("--version: %v, %q, want %q", err, out, want)
+	want := "n8n-ceiling exporter, version 9.8.7 (branch: main, revision: abc123)"
+	if err != nil || !strings.HasPrefix(string(out), want) || !strings.Contains(string(out), runtime.Version()) {
+		t.Fatalf("--version: %v, %q, want %q… with %s", err, out, want, runtime.Version())
 	}
 	base := startExporter(t, noSources(t), &testtool.SyncBuffer{})
-	want := fmt.Sprintf(`n8n_exporter_build_info{goversion=%q,revision=`, runtime.Version())
-	if metrics := get(t, base+"/metrics"); !strings.Contains(metrics, want) {
-		t.Errorf("/metrics lacks %s…:\n%s", want, metrics)
+	served := fmt.Sprintf(`%s{branch="",goarch=%q,goos=%q,goversion=%q,revision=`, metricname.BuildInfo, runtime.GOARCH, runtime.GOOS, runtime.Version())
+	if metrics := get(t, base+"/metrics"); !strings.Contains(metrics, served) || !strings.Contains(metrics, `,version="`) {
+		t.Errorf("/metrics lacks %s…:\n%s", served, metrics)
 	}
-	if b := readBuildInfo(); b.Version == "" || b.Revision == "" || b.GoVersion != runtime.Version() {
-		t.Errorf("build info without ldflags: %+v", b)
+	if v := versionText(); !strings.Contains(v, "version ") || strings.Contains(v, "version  ") {
+		t.Errorf("version without ldflags: %q", v)
 	}
 }
 
 // limitInFlight lets n requests in at once and answers the next 503.
 func TestLimitInFlight(t *testing.T) {
 	entered, release := make(chan struct{}, 3), make(chan struct{})
-	h := limitInFlight(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	h := limitInFlight(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {
 		entered <- struct{}{}
 		<-release
 	}), 2)
@@ -260,6 +263,6 @@ func labShapedExporter(t *testing.T) string {
 	h.Start("worker-1", dockertest.WorkerArgv("--concurrency=7"), dockertest.WithSecrets("N8N_RUNNERS_BROKER_PORT=5689"), 0)
 	h.Start("runner-1-1", dockertest.RunnerArgv, dockertest.WithSecrets("N8N_RUNNERS_TASK_BROKER_URI=http://127.0.0.1:5689", "N8N_RUNNERS_MAX_CONCURRENCY=3"), 0)
 	base := startExporter(t, []string{"EXPORTER_CONTAINER_LABEL=" + h.Filter(), "QUEUE_BULL_REDIS_HOST=", "EXPORTER_SERVICE_TIME=2s"}, &testtool.SyncBuffer{})
-	waitFor(t, base+"/metrics", fmt.Sprintf(`n8n_worker_concurrency{worker="%s"} 7`, h.Name("worker-1")))
+	waitFor(t, base+"/metrics", fmt.Sprintf(`n8n_worker_concurrency{worker=%q} 7`, h.Name("worker-1")))
 	return base
 }

@@ -62,10 +62,8 @@ func specFile(t *testing.T, spec string) string {
 }
 
 func TestExperimentUsage(t *testing.T) {
-	bad := filepath.Join(t.TempDir(), "bad.yaml")
-	os.WriteFile(bad, []byte("name: x\napply: {command: [bash, up.sh]}\ncases: [{name: a, expect: {within: 7}}]\nload: {vus: [1]}\n"), 0o644)
-	badMethod := filepath.Join(t.TempDir(), "method.yaml")
-	os.WriteFile(badMethod, []byte("name: x\napply: {command: [bash, up.sh]}\ntarget: {method: GE T}\ncases: [{name: a}]\nload: {vus: [1]}\n"), 0o644)
+	bad := specFile(t, "name: x\napply: {command: [bash, up.sh]}\ncases: [{name: a, expect: {within: 7}}]\nload: {vus: [1]}\n")
+	badMethod := specFile(t, "name: x\napply: {command: [bash, up.sh]}\ntarget: {method: GE T}\ncases: [{name: a}]\nload: {vus: [1]}\n")
 	for _, tc := range []struct {
 		args []string
 		want string
@@ -137,8 +135,7 @@ func TestExperimentFailedCheckExits99(t *testing.T) {
 }
 
 func TestExperimentCaseThatCannotRunExits1(t *testing.T) {
-	spec := filepath.Join(t.TempDir(), "spec.yaml")
-	os.WriteFile(spec, []byte("name: broken\napply: {kind: command, command: [\"false\"], timeout: 5s}\nload: {vus: [1]}\ncases: [{name: a}]\n"), 0o644)
+	spec := specFile(t, "name: broken\napply: {kind: command, command: [\"false\"], timeout: 5s}\nload: {vus: [1]}\ncases: [{name: a}]\n")
 	var stdout, stderr bytes.Buffer
 	if code := run([]string{"experiment", "--quiet", "--spec", spec}, &stdout, &stderr); code != exitError {
 		t.Fatalf("exit %d, want %d\n%s", code, exitError, stdout.String())

@@ -74,7 +74,11 @@ func TestPlanMVACurve(t *testing.T) {
 func TestPlanMVATextThinsLongCurves(t *testing.T) {
 	_, text, _ := runArgs(t, "plan", "--cpu", "main=12ms,other=20ms", "--cores", "2", "--vus", "61")
 	rows := map[string]bool{}
-	for _, l := range strings.Split(text[strings.Index(text, "VUs  "):], "\n")[1:] {
+	_, table, ok := strings.Cut(text, "VUs  ")
+	if !ok {
+		t.Fatalf("no MVA table:\n%s", text)
+	}
+	for _, l := range strings.Split(table, "\n")[1:] {
 		if f := strings.Fields(l); len(f) > 0 && !strings.HasPrefix(l, "throughput") {
 			rows[f[0]] = true
 		}

@@ -50,7 +50,7 @@ const mvaRows = 20
 
 // writeMVA prints the MVA curve: every VU count up to mvaRows, then every
 // k-th, the --vus counts and the last.
-func writeMVA(w io.Writer, m *mvaJSON, b *boundsJSON, asked []predictionJSON) {
+func writeMVA(w io.Writer, m *mvaJSON, asked []predictionJSON) {
 	fmt.Fprintf(w, "\nMVA, closed loop (one request alone %s, %s; knee N* = latency × ceiling = %.1f VUs):\n",
 		report.FormatSeconds(m.LatencySeconds), m.LatencySource, m.KneeVUs)
 	every := max(1, (len(m.Points)+mvaRows-1)/mvaRows)

@@ -29,7 +29,7 @@ func writePlanText(w io.Writer, r planResult) {
 		writeBounds(w, b)
 	}
 	if m := r.MVA; m != nil {
-		writeMVA(w, m, r.Bounds, r.Predictions)
+		writeMVA(w, m, r.Predictions)
 	}
 }
 

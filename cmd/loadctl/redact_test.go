@@ -108,7 +108,9 @@ func TestSweepOutputsHideURLSecrets(t *testing.T) {
 		}
 
 		old := filepath.Join(t.TempDir(), "old.json")
-		os.WriteFile(old, []byte(unredacted(outs["r.json"])), 0o644)
+		if err := os.WriteFile(old, []byte(unredacted(outs["r.json"])), 0o644); err != nil {
+			t.Fatal(err)
+		}
 		again := t.TempDir()
 		stdout.Reset()
 		stderr.Reset()
@@ -157,7 +159,9 @@ cases:
 	}
 
 	old := filepath.Join(t.TempDir(), "old.json")
-	os.WriteFile(old, []byte(unredacted(outs["r.json"])), 0o644)
+	if err := os.WriteFile(old, []byte(unredacted(outs["r.json"])), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	again := t.TempDir()
 	stdout.Reset()
 	stderr.Reset()

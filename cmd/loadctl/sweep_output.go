@@ -13,6 +13,7 @@ import (
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/loadgen/prom"
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/redact"
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/report"
+	"golang.org/x/term"
 )
 
 // serveMetrics starts loadctl's /metrics when addr is set. Listening
@@ -30,11 +31,11 @@ func serveMetrics(ctx context.Context, addr string, sw *loadgen.Sweep) (stop fun
 	mux := http.NewServeMux()
 	mux.Handle("/metrics", m.Handler())
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
-	go srv.Serve(ln)
+	go func() { _ = srv.Serve(ln) }() // ErrServerClosed once stopped
 	return func() {
 		sctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 		defer cancel()
-		srv.Shutdown(sctx)
+		_ = srv.Shutdown(sctx) // Close below ends what is left
 		srv.Close()
 	}, nil
 }
@@ -50,16 +51,14 @@ func attachProgress(sw *loadgen.Sweep, quiet bool, stderr io.Writer) {
 	sw.OnStep = pp.StepDone
 }
 
+// isTerminal reports whether w, unwrapped from redaction, is a terminal
+// (a character device such as /dev/null is not).
 func isTerminal(w io.Writer) bool {
 	if rw, ok := w.(redact.Writer); ok {
 		w = rw.W
 	}
 	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
+	return ok && term.IsTerminal(int(f.Fd()))
 }
 
 // checkThresholds records every rule's outcome in res and reports whether

@@ -36,7 +36,7 @@ func newCapture(t *testing.T) (*capture, *httptest.Server) {
 		c.body, c.header = b, r.Header.Clone()
 		c.paths[r.URL.Path]++
 		c.mu.Unlock()
-		w.Write([]byte(`{"ok":true}`))
+		_, _ = w.Write([]byte(`{"ok":true}`))
 	}))
 	t.Cleanup(srv.Close)
 	return c, srv
@@ -165,7 +165,7 @@ func TestSweepUpperCasesAValidMethod(t *testing.T) {
 	var method atomic.Value
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		method.Store(r.Method)
-		w.Write([]byte(`{"ok":true}`))
+		_, _ = w.Write([]byte(`{"ok":true}`))
 	}))
 	defer srv.Close()
 	var stdout, stderr bytes.Buffer
@@ -218,7 +218,7 @@ func TestSweepComparesWithTheExporter(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	exp := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write(fixture) }))
+	exp := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { _, _ = w.Write(fixture) }))
 	defer exp.Close()
 	out := filepath.Join(t.TempDir(), "r.json")
 	var stdout, stderr bytes.Buffer

@@ -54,6 +54,6 @@ func syncDir(dir string) {
 	if err != nil {
 		return
 	}
-	d.Sync()
+	_ = d.Sync()
 	d.Close()
 }

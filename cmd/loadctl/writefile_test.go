@@ -55,7 +55,7 @@ func TestFailedWriteKeepsTheOldFile(t *testing.T) {
 	}
 	boom := errors.New("render failed")
 	err := writeFile(path, func(w io.Writer) error {
-		w.Write(bytes.Repeat([]byte("x"), 64<<10)) // past the buffer: bytes reach the temporary file
+		_, _ = w.Write(bytes.Repeat([]byte("x"), 64<<10)) // past the buffer: bytes reach the temporary file
 		return boom
 	})
 	if !errors.Is(err, boom) {
@@ -67,8 +67,10 @@ func TestFailedWriteKeepsTheOldFile(t *testing.T) {
 	onlyFile(t, dir, "r.html")
 
 	sub := filepath.Join(dir, "sub")
-	os.MkdirAll(filepath.Join(sub, "taken", "inside"), 0o755)
-	if err := writeFile(filepath.Join(sub, "taken"), func(w io.Writer) error { return nil }); err == nil {
+	if err := os.MkdirAll(filepath.Join(sub, "taken", "inside"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := writeFile(filepath.Join(sub, "taken"), func(io.Writer) error { return nil }); err == nil {
 		t.Error("renaming over a non-empty directory succeeded")
 	}
 	onlyFile(t, sub, "taken")

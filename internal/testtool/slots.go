@@ -9,10 +9,10 @@ import (
 // service with a known ceiling, slots / hold, for tests that run load.
 func SlotHandler(slots int, hold time.Duration) http.Handler {
 	sem := make(chan struct{}, slots)
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	return http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		sem <- struct{}{}
 		time.Sleep(hold)
 		<-sem
-		w.Write([]byte(`{"ok":true}`))
+		_, _ = w.Write([]byte(`{"ok":true}`))
 	})
 }

@@ -191,14 +191,14 @@ func (c *Collector) noteLeftOut(r *Report, errs []error) {
 	c.leftOut.Add(uint64(len(errs)))
 	for _, err := range errs {
 		r.LeftOut = append(r.LeftOut, err.Error())
-		c.cfg.Logger.Warn("process left out of this scrape", "source", c.cfg.PlatformName, "err", err)
+		c.cfg.Logger.Warn("process left out of this scrape", "data_source", c.cfg.PlatformName, "err", err)
 	}
 }
 
 func (c *Collector) logDown(r *Report) {
 	for _, s := range r.Sources {
 		if !s.Up {
-			c.cfg.Logger.Warn("source down", "source", s.Name, "err", s.Err)
+			c.cfg.Logger.Warn("source down", "data_source", s.Name, "err", s.Err)
 		}
 	}
 }

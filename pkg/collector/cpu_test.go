@@ -22,10 +22,9 @@ import (
 // cpuHost is a cgroup v1 tree and a /proc/stat the test advances: the
 // counters a host shows while n8n runs a short workflow.
 type cpuHost struct {
-	t                 *testing.T
-	cgroupRoot, proc  string
-	ids               []string
-	hostTicks, ticked uint64
+	t                *testing.T
+	cgroupRoot, proc string
+	ids              []string
 }
 
 func newCPUHost(t *testing.T, ids ...string) *cpuHost {

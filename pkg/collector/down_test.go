@@ -56,8 +56,8 @@ func TestDockerDownRedisUp(t *testing.T) {
 func TestN8nDurationsDelta(t *testing.T) {
 	bodies := []string{hist(10, 10.5), hist(14, 18.5), hist(14, 18.5)}
 	i := 0
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		io.WriteString(w, bodies[min(i, len(bodies)-1)])
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		_, _ = io.WriteString(w, bodies[min(i, len(bodies)-1)])
 		i++
 	}))
 	defer srv.Close()

@@ -17,7 +17,7 @@ import (
 // cgroupRoot is a cgroup v1 tree holding one container's memory files.
 func cgroupRoot(t *testing.T, id string, usage int) dockerstats.CgroupMemory {
 	root := t.TempDir()
-	dir := filepath.Join(root, "memory/docker", id)
+	dir := filepath.Join(root, "memory", "docker", id)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}

@@ -13,9 +13,8 @@ import (
 // scrape between two reads sees the same figures, and scraping changes no
 // state.
 type n8nSampler struct {
-	d     n8nDurations
-	fixed string        // N8N_METRICS_URL; "" = main's, from the last gather
-	wake  chan struct{} // the URL changed: read now
+	d    n8nDurations
+	wake chan struct{} // the URL changed: read now
 
 	mu     sync.Mutex
 	url    string     // where reads go; "" = nowhere
@@ -30,10 +29,11 @@ type n8nSample struct {
 	skipped  string       // why a mean was left out, for the landing page
 }
 
-// newN8nSampler reads through client; noHistory: never use n8n's all-time
-// mean (its past is not known clean).
-func newN8nSampler(client *http.Client, noHistory bool, fixed string) *n8nSampler {
-	return &n8nSampler{d: n8nDurations{client: client, noHistory: noHistory}, fixed: fixed, url: fixed, wake: make(chan struct{}, 1)}
+// newN8nSampler reads url (N8N_METRICS_URL; "" = main's, from the last
+// gather) through client; noHistory: never use n8n's all-time mean (its
+// past is not known clean).
+func newN8nSampler(client *http.Client, noHistory bool, url string) *n8nSampler {
+	return &n8nSampler{d: n8nDurations{client: client, noHistory: noHistory}, url: url, wake: make(chan struct{}, 1)}
 }
 
 // point aims the reads at url (main's /metrics as the last gather found

@@ -17,8 +17,8 @@ import (
 func TestRepeatedScrapesSeeTheSameN8nFigures(t *testing.T) {
 	var hits atomic.Int32
 	bodies := []string{hist(10, 10.5), hist(20, 30.5), hist(30, 60.5), hist(40, 100.5)}
-	n8n := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		io.WriteString(w, bodies[min(int(hits.Add(1))-1, len(bodies)-1)])
+	n8n := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		_, _ = io.WriteString(w, bodies[min(int(hits.Add(1))-1, len(bodies)-1)])
 	}))
 	defer n8n.Close()
 	c := New(Config{N8nMetricsURL: n8n.URL})
@@ -58,9 +58,9 @@ func TestRepeatedScrapesSeeTheSameN8nFigures(t *testing.T) {
 // a new URL.
 func TestN8nSamplerRunsInTheBackground(t *testing.T) {
 	var hits atomic.Int32
-	n8n := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	n8n := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		hits.Add(1)
-		io.WriteString(w, hist(10, 10.5))
+		_, _ = io.WriteString(w, hist(10, 10.5))
 	}))
 	defer n8n.Close()
 	c := New(Config{N8nSampleInterval: time.Hour})

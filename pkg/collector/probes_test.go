@@ -112,8 +112,8 @@ func n8nHistory(t *testing.T, scrapes ...[2]float64) string {
 // serveInTurn answers each request with the next body; the last repeats.
 func serveInTurn(t *testing.T, bodies ...string) string {
 	var i atomic.Int32
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		io.WriteString(w, bodies[min(int(i.Add(1))-1, len(bodies)-1)])
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		_, _ = io.WriteString(w, bodies[min(int(i.Add(1))-1, len(bodies)-1)])
 	}))
 	t.Cleanup(srv.Close)
 	return srv.URL

@@ -19,6 +19,7 @@ import (
 	dto "github.com/prometheus/client_model/go"
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
+	"golang.org/x/sync/errgroup"
 
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/metricname"
 )
@@ -109,18 +110,12 @@ func (rp *remoteProbes) scrape(ctx context.Context, r *Report, timeout time.Dura
 	stats := make([][]probeReading, len(targets))
 	errs := make([]error, len(targets))
 	r.addSource(timed(ctx, "probes", timeout, func(ctx context.Context) error {
-		sem := make(chan struct{}, probeFetches)
-		var wg sync.WaitGroup
+		var g errgroup.Group
+		g.SetLimit(probeFetches)
 		for i, tg := range targets {
-			wg.Add(1)
-			sem <- struct{}{}
-			go func() {
-				defer wg.Done()
-				defer func() { <-sem }()
-				stats[i], errs[i] = rp.read(ctx, tg)
-			}()
+			g.Go(func() error { stats[i], errs[i] = rp.read(ctx, tg); return nil })
 		}
-		wg.Wait()
+		_ = g.Wait() // each read's error is in errs
 		var failed []error
 		for _, err := range errs {
 			if err != nil {

@@ -6,9 +6,12 @@ import (
 	"strings"
 	"sync"
 
+	cerrdefs "github.com/containerd/errdefs"
 	"github.com/docker/docker/api/types/container"
 	"github.com/docker/docker/api/types/filters"
 	"github.com/docker/docker/client"
+	"golang.org/x/sync/errgroup"
+
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/topology"
 )
 
@@ -128,7 +131,7 @@ func (c *Client) candidates(list []container.Summary) []candidate {
 func (c *Client) inspect(ctx context.Context, cd candidate) (*topology.Process, error) {
 	id := cd.id
 	in, err := c.api.ContainerInspect(ctx, id)
-	if client.IsErrNotFound(err) {
+	if cerrdefs.IsNotFound(err) {
 		return nil, nil
 	}
 	if err != nil {
@@ -144,20 +147,15 @@ func (c *Client) inspect(ctx context.Context, cd candidate) (*topology.Process, 
 	return &p, nil
 }
 
-// forEachBounded runs f(0..n-1) with at most bound running at once.
+// forEachBounded runs f(0..n-1) with at most bound running at once; f
+// keeps its own errors.
 func forEachBounded(n, bound int, f func(i int)) {
-	sem := make(chan struct{}, bound)
-	var wg sync.WaitGroup
-	for i := 0; i < n; i++ {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer wg.Done()
-			defer func() { <-sem }()
-			f(i)
-		}()
+	var g errgroup.Group
+	g.SetLimit(bound)
+	for i := range n {
+		g.Go(func() error { f(i); return nil })
 	}
-	wg.Wait()
+	_ = g.Wait()
 }
 
 // ValidLabelFilter checks an EXPORTER_CONTAINER_LABEL value.

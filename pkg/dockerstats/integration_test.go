@@ -108,7 +108,7 @@ func waitSettled(t *testing.T, r CgroupMemory, c topology.Process) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		b, _ := os.ReadFile(filepath.Join(r.Root, "pids/docker", c.ID, "pids.current"))
+		b, _ := os.ReadFile(filepath.Join(r.Root, "pids", "docker", c.ID, "pids.current"))
 		pids, _ := strconv.Atoi(strings.TrimSpace(string(b)))
 		if m.Usage == prev.Usage && m.Usage > 0 && pids <= 1 {
 			return

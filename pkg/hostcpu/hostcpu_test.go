@@ -1,39 +1,50 @@
 package hostcpu
 
 import (
+	"math"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 )
 
-func TestParse(t *testing.T) {
-	in := `cpu  56042 10 14445 1773068 853 5 583 1231 7 0
+// writeStat writes a /proc/stat of the given text into a new root.
+func writeStat(t *testing.T, text string) string {
+	t.Helper()
+	root := t.TempDir()
+	if err := os.WriteFile(filepath.Join(root, "stat"), []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return root
+}
+
+func TestRead(t *testing.T) {
+	root := writeStat(t, `cpu  56042 10 14445 1773068 853 5 583 1231 7 0
 cpu0 27270 5 6829 888152 67 2 205 615 3 0
 cpu1 28771 5 7616 884916 786 3 377 615 4 0
 intr 1 2 3
 ctxt 42
-`
-	got, err := Parse(strings.NewReader(in))
+`)
+	got, err := Read(root)
 	if err != nil {
 		t.Fatal(err)
 	}
-	busy := float64(56042+10+14445+5+583+1231) / 100
-	idle := float64(1773068+853) / 100
-	if got.Busy != busy || got.Idle != idle || got.Cores != 2 {
+	busy := float64(56042+10+14445+5+583+1231) / UserHZ
+	idle := float64(1773068+853) / UserHZ
+	if math.Abs(got.Busy-busy) > 1e-9 || math.Abs(got.Idle-idle) > 1e-9 || got.Cores != 2 {
 		t.Fatalf("got %+v, want busy %v idle %v cores 2", got, busy, idle)
 	}
 }
 
-func TestParseRejects(t *testing.T) {
+func TestReadRejects(t *testing.T) {
 	for name, in := range map[string]string{
 		"empty":       "",
-		"short line":  "cpu 1 2 3\ncpu0 1 2 3 4 5 6 7 8\n",
 		"not numbers": "cpu a b c d e f g h\ncpu0 1 2 3 4 5 6 7 8\n",
 		"no per-cpu":  "cpu 1 2 3 4 5 6 7 8\n",
-		"negative":    "cpu -1 2 3 4 5 6 7 8\ncpu0 1 2 3 4 5 6 7 8\n",
+		"no total":    "cpu0 1 2 3 4 5 6 7 8\n",
 	} {
-		if _, err := Parse(strings.NewReader(in)); err == nil {
+		if _, err := Read(writeStat(t, in)); err == nil {
 			t.Errorf("%s: accepted", name)
 		}
 	}

@@ -92,7 +92,7 @@ func TestPlatformOnCluster(t *testing.T) {
 		return err
 	})
 	t.Cleanup(func() { cleanupNamespace(admin, ns) })
-	setUpObjects(t, ctx, admin, ns)
+	setUpObjects(ctx, t, admin, ns)
 
 	imp := rest.CopyConfig(cfg)
 	imp.Impersonate = rest.ImpersonationConfig{UserName: "system:serviceaccount:" + ns + ":exporter"}
@@ -162,7 +162,7 @@ func leftLine(n topology.NotCounted) string {
 	return strings.TrimSpace(n.Name + " " + n.Phase + " " + n.Reason)
 }
 
-func setUpObjects(t *testing.T, ctx context.Context, c kubernetes.Interface, ns string) {
+func setUpObjects(ctx context.Context, t *testing.T, c kubernetes.Interface, ns string) {
 	t.Helper()
 	opts := metav1.CreateOptions{}
 	mustCreate(t, func() error {
@@ -218,13 +218,13 @@ func setUpObjects(t *testing.T, ctx context.Context, c kubernetes.Interface, ns 
 	} {
 		mustCreate(t, func() error { _, err := c.CoreV1().Pods(ns).Create(ctx, p, opts); return err })
 	}
-	waitRunning(t, ctx, c, ns, "w-term")
+	waitRunning(ctx, t, c, ns, "w-term")
 	if err := c.CoreV1().Pods(ns).Delete(ctx, "w-term", metav1.DeleteOptions{}); err != nil {
 		t.Fatal(err)
 	}
 }
 
-func waitRunning(t *testing.T, ctx context.Context, c kubernetes.Interface, ns, name string) {
+func waitRunning(ctx context.Context, t *testing.T, c kubernetes.Interface, ns, name string) {
 	t.Helper()
 	for ctx.Err() == nil {
 		if p, err := c.CoreV1().Pods(ns).Get(ctx, name, metav1.GetOptions{}); err == nil && p.Status.Phase == corev1.PodRunning {

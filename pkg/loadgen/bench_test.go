@@ -15,8 +15,8 @@ import (
 // request to a local server plus the recorder and loadctl's live metrics,
 // from parallel VUs.
 func BenchmarkHitAndRecord(b *testing.B) {
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Write([]byte(`{"ok":true}`))
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		_, _ = w.Write([]byte(`{"ok":true}`))
 	}))
 	defer srv.Close()
 	check, err := loadgen.ParseFieldCheck("ok==true")

@@ -63,7 +63,7 @@ func fakeTarget(t *testing.T, h http.Handler, timeout time.Duration, paths ...st
 	t.Helper()
 	n := &fakeNet{conns: make(chan net.Conn), closed: make(chan struct{})}
 	srv := &http.Server{Handler: h}
-	go srv.Serve(n)
+	go func() { _ = srv.Serve(n) }()
 	tr := &http.Transport{DialContext: n.dial, DisableCompression: true}
 	t.Cleanup(func() {
 		// Handlers still sleeping when the sweep ended finish first: the

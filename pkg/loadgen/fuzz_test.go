@@ -8,15 +8,15 @@ func FuzzBuildJSONBody(f *testing.F) {
 	f.Add(`{"sleep_ms":1000}`, "sleep_ms=3000")
 	f.Add(`{"a":{"b":1}}`, "a.b.c=[1,")
 	f.Add(``, "..=x")
-	f.Fuzz(func(t *testing.T, tmpl, set string) {
-		BuildJSONBody(tmpl, []string{set})
+	f.Fuzz(func(_ *testing.T, tmpl, set string) {
+		_, _ = BuildJSONBody(tmpl, []string{set})
 	})
 }
 
 func FuzzThresholdAndCheck(f *testing.F) {
 	f.Add("p95<60s")
 	f.Add("a.b==")
-	f.Fuzz(func(t *testing.T, expr string) {
+	f.Fuzz(func(_ *testing.T, expr string) {
 		if th, err := ParseThreshold(expr); err == nil {
 			th.Check(Summary{})
 		}

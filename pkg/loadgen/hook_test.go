@@ -16,7 +16,7 @@ import (
 // the result keeps it, and its source is recorded in the settings. The
 // hook is loadctl's real one, against pkg/snapshot's exporter fixture.
 func TestStepHookAttachesBeforeTheStepIsStored(t *testing.T) {
-	app := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write([]byte(`{"ok":true}`)) }))
+	app := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { _, _ = w.Write([]byte(`{"ok":true}`)) }))
 	defer app.Close()
 	exp := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		http.ServeFile(w, r, "../snapshot/testdata/exporter.prom")

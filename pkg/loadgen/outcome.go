@@ -4,6 +4,7 @@ package loadgen
 // report: pass first, then the error kinds.
 type Outcome uint8
 
+// The outcomes, in reading order.
 const (
 	OutcomePass       Outcome = iota
 	OutcomeStatus             // unexpected HTTP status

@@ -9,6 +9,7 @@ import (
 // Model is the load model of a sweep.
 type Model string
 
+// The load models.
 const (
 	Closed Model = "closed" // VUs, each with one request in flight
 	Open   Model = "open"   // arrivals on a fixed schedule
@@ -49,6 +50,7 @@ func ClosedSteps(vus []int) []Step {
 	return out
 }
 
+// OpenSteps makes one open-loop step per arrival rate (per second).
 func OpenSteps(rates []float64) []Step {
 	out := make([]Step, len(rates))
 	for i, r := range rates {
@@ -97,18 +99,6 @@ func (p Plan) validStep(s Step) error {
 // Duration is the planned wall time of the whole sweep.
 func (p Plan) Duration() time.Duration {
 	return time.Duration(len(p.Steps)) * (p.Step + p.Warmup)
-}
-
-// maxConcurrency is how many requests can be in flight at once.
-func (p Plan) maxConcurrency() int {
-	if p.Model == Open {
-		return p.MaxInFlight
-	}
-	n := 0
-	for _, s := range p.Steps {
-		n = max(n, s.VUs)
-	}
-	return n
 }
 
 func (p Plan) lateAfter() time.Duration {

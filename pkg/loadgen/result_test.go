@@ -40,7 +40,9 @@ func testResultJSONRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	var second bytes.Buffer
-	WriteJSON(&second, back)
+	if err := WriteJSON(&second, back); err != nil {
+		t.Fatal(err)
+	}
 	if first.String() != second.String() {
 		t.Errorf("round trip changed the document:\n%s\nvs\n%s", first.String(), second.String())
 	}

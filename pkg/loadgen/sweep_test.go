@@ -21,13 +21,13 @@ import (
 // leaves.
 func delayHandler(d time.Duration) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		io.Copy(io.Discard, r.Body)
+		_, _ = io.Copy(io.Discard, r.Body)
 		select {
 		case <-time.After(d):
 		case <-r.Context().Done():
 			return
 		}
-		w.Write([]byte(`{"ok":true}`))
+		_, _ = w.Write([]byte(`{"ok":true}`))
 	})
 }
 
@@ -92,19 +92,19 @@ func (ks *kindsHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	ks.mu.Lock()
 	ks.hits[r.URL.Path]++
 	ks.mu.Unlock()
-	io.Copy(io.Discard, r.Body) // so the server notices a client that gives up
+	_, _ = io.Copy(io.Discard, r.Body) // so the server notices a client that gives up
 	switch r.URL.Path {
 	case "/status":
 		w.WriteHeader(http.StatusInternalServerError)
 	case "/check":
-		w.Write([]byte(`{"ok":false}`))
+		_, _ = w.Write([]byte(`{"ok":false}`))
 	case "/slow":
 		select {
 		case <-time.After(10 * time.Second):
 		case <-r.Context().Done():
 		}
 	default:
-		w.Write([]byte(`{"ok":true}`))
+		_, _ = w.Write([]byte(`{"ok":true}`))
 	}
 }
 
@@ -175,13 +175,13 @@ func TestConnectionRefusedIsCountedNotFatal(t *testing.T) {
 func stallHandler(stallAt int64, stall time.Duration) http.Handler {
 	slot := make(chan struct{}, 1)
 	var n atomic.Int64
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	return http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		slot <- struct{}{}
 		if n.Add(1) == stallAt {
 			time.Sleep(stall)
 		}
 		<-slot
-		w.Write([]byte(`{"ok":true}`))
+		_, _ = w.Write([]byte(`{"ok":true}`))
 	})
 }
 
@@ -215,9 +215,9 @@ func TestOpenLoopSendsExactlyTheSchedule(t *testing.T) {
 		var hits atomic.Int64
 		res := runSweep(t, &Sweep{
 			Plan: Plan{Model: Open, Steps: OpenSteps([]float64{20, 40}), Step: 500 * time.Millisecond, MaxInFlight: 100},
-			Target: fakeTarget(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			Target: fakeTarget(t, http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 				hits.Add(1)
-				w.Write([]byte(`{"ok":true}`))
+				_, _ = w.Write([]byte(`{"ok":true}`))
 			}), 5*time.Second),
 		})
 		if got := hits.Load(); got != 30 || res.Total.Passed != 30 {
@@ -238,13 +238,16 @@ func TestOpenLoopDropsBeyondMaxInFlight(t *testing.T) {
 		var cur, peak atomic.Int64
 		res := runSweep(t, &Sweep{
 			Plan: Plan{Model: Open, Steps: OpenSteps([]float64{50}), Step: time.Second, MaxInFlight: 2},
-			Target: fakeTarget(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			Target: fakeTarget(t, http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 				n := cur.Add(1)
-				for p := peak.Load(); n > p && !peak.CompareAndSwap(p, n); p = peak.Load() {
+				for p := peak.Load(); n > p; p = peak.Load() {
+					if peak.CompareAndSwap(p, n) {
+						break
+					}
 				}
 				time.Sleep(210 * time.Millisecond)
 				cur.Add(-1)
-				w.Write([]byte(`{"ok":true}`))
+				_, _ = w.Write([]byte(`{"ok":true}`))
 			}), 5*time.Second),
 		})
 		f := res.Steps[0].Figures
@@ -263,7 +266,7 @@ func TestOpenLoopDropsBeyondMaxInFlight(t *testing.T) {
 func collapseHandler() http.Handler {
 	sem := make(chan struct{}, 2)
 	var waiting atomic.Int64
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	return http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		d := 50 * time.Millisecond
 		if waiting.Add(1) >= 6 {
 			d = 150 * time.Millisecond
@@ -272,7 +275,7 @@ func collapseHandler() http.Handler {
 		time.Sleep(d)
 		<-sem
 		waiting.Add(-1)
-		w.Write([]byte(`{"ok":true}`))
+		_, _ = w.Write([]byte(`{"ok":true}`))
 	})
 }
 

@@ -58,7 +58,7 @@ func TestTextInGoErrors(t *testing.T) {
 	cancel()
 	req, _ := http.NewRequestWithContext(ctx, "GET", "http://u:P2@"+closed+"/metrics?auth=T2", nil)
 	_, getErr := http.DefaultClient.Do(req)
-	_, parseErr := url.Parse("http://u:P@host/%zz?token=T")
+	_, parseErr := url.Parse("http://u:P@host/%zz?token=T") //nolint:staticcheck // SA1007: invalid on purpose, for url.Parse's error
 	wrapped := fmt.Errorf("scrape http://u:xxxxx@host/metrics?auth=T2: %w", getErr)
 	for _, e := range []error{postErr, getErr, parseErr, wrapped, errors.Join(postErr, getErr)} {
 		if e == nil {

@@ -36,8 +36,9 @@ func TestHTMLRendersInChromium(t *testing.T) {
 	}
 	checkScreenshot(t, shot)
 	if keep := os.Getenv("LOADCTL_KEEP_SCREENSHOT"); keep != "" {
-		data, _ := os.ReadFile(shot)
-		os.WriteFile(keep, data, 0o644)
+		if data, err := os.ReadFile(shot); err != nil || os.WriteFile(keep, data, 0o644) != nil {
+			t.Errorf("LOADCTL_KEEP_SCREENSHOT: could not copy %s to %s", shot, keep)
+		}
 	}
 	checkDOM(t, b, page, 3, "<polyline", "Passing throughput per step")
 }

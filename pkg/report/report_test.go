@@ -48,7 +48,7 @@ func runRealSweep() (*loadgen.Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	exp := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write(fixture) }))
+	exp := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { _, _ = w.Write(fixture) }))
 	defer exp.Close()
 	check, _ := loadgen.ParseFieldCheck("ok==true")
 	s := &loadgen.Sweep{

@@ -115,6 +115,7 @@ func niceCeil(v float64) float64 {
 	return 10 * p
 }
 
+// SVG renders the chart as inline SVG.
 func (c Chart) SVG() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, `<svg class="chart" viewBox="0 0 %.0f %.0f" role="img" aria-label="%s">`, chartW, chartH, esc(c.Title))

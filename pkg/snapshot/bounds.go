@@ -26,7 +26,7 @@ func (s *Snapshot) Bounds() (capacity.Bounds, error) {
 			res.Kind = capacity.KindCPU
 			cpu = append(cpu, res)
 		default:
-			return capacity.Bounds{}, fmt.Errorf("exporter metrics: resource %q is neither slots: nor cpu:", r.Name)
+			return capacity.Bounds{}, fmt.Errorf("exporter metrics: resource %q is neither a slots: nor a cpu: resource", r.Name)
 		}
 	}
 	if len(slots)+len(cpu) == 0 {

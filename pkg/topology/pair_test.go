@@ -163,11 +163,11 @@ func TestPairInProcessProbe(t *testing.T) {
 			t.Errorf("accepted %v", bad)
 		}
 	}
-	any := probe(Process{Role: RoleProbe}, Route{Listen: ep("0.0.0.0", 5711)})
+	wildcard := probe(Process{Role: RoleProbe}, Route{Listen: ep("0.0.0.0", 5711)})
 	cases := []struct {
 		cs   []Process
 		want bool
-	}{{[]Process{p}, true}, {[]Process{any}, true}, {[]Process{hostRunner("r", "127.0.0.1", 5711, 2)}, false},
+	}{{[]Process{p}, true}, {[]Process{wildcard}, true}, {[]Process{hostRunner("r", "127.0.0.1", 5711, 2)}, false},
 		{[]Process{probe(Process{Role: RoleProbe}, Route{Listen: ep("127.0.0.1", 5712)})}, false}}
 	for i, c := range cases {
 		if got := ListensOn(c.cs, ep("127.0.0.1", 5711)); got != c.want {

@@ -8,6 +8,7 @@ import (
 // Role is what an n8n process does.
 type Role string
 
+// The roles.
 const (
 	RoleNone     Role = "" // not an n8n process
 	RoleMain     Role = "main"
@@ -76,8 +77,8 @@ func roleOfSubcommand(args []string) Role {
 // afterEntrypoint drops tini and the image's entrypoint script from argv.
 func afterEntrypoint(argv []string) []string {
 	for i, a := range argv {
-		switch b := path.Base(a); {
-		case b == "tini" || b == "--" || b == "docker-entrypoint.sh" || b == "sh":
+		switch path.Base(a) {
+		case "tini", "--", "docker-entrypoint.sh", "sh":
 			continue
 		default:
 			return argv[i:]

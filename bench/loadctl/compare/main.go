@@ -66,7 +66,7 @@ func run(c config) error {
 	if err := srv.Start(); err != nil {
 		return err
 	}
-	defer func() { srv.Process.Kill(); srv.Wait() }()
+	defer func() { _ = srv.Process.Kill(); _ = srv.Wait() }()
 	url := "http://" + addr + "/webhook/bench"
 	if err := waitUp(addr); err != nil {
 		return err

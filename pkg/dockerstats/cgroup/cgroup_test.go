@@ -104,7 +104,7 @@ func TestCgroupMissingAndMalformed(t *testing.T) {
 	if _, err := NewReader(root).Memory(testID, ""); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("missing: err %v", err)
 	}
-	dir := filepath.Join(root, "memory/docker", testID)
+	dir := filepath.Join(root, "memory", "docker", testID)
 	writeFiles(t, dir, map[string]string{
 		"memory.usage_in_bytes": "12\n", "memory.limit_in_bytes": "lots\n", "memory.stat": "total_rss 1\n",
 	})

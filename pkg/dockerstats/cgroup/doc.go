@@ -2,6 +2,7 @@
 // cgroup files, as cAdvisor does: microseconds per container instead of
 // the ~1 s a Docker stats call costs. reader.go finds a container's
 // directory for a controller on cgroup v1 or v2; each counter family is
-// one file beside it (memory.go). CPU usage (cpuacct.usage on v1,
-// cpu.stat usage_usec on v2) belongs in a cpu.go of the same shape.
+// one file beside it: memory.go, and cpu.go for CPU time and quota
+// (cpuacct.usage and cpu.cfs_quota_us on v1, cpu.stat usage_usec and
+// cpu.max on v2).
 package cgroup

@@ -45,7 +45,7 @@ func NewFakeInspectFault(t testing.TB, ids ...string) *http.Client {
 
 // RoundTrip answers a failing inspect itself and passes the rest on.
 func (f *FakeInspectFault) RoundTrip(req *http.Request) (*http.Response, error) {
-	if m := inspectPath.FindStringSubmatch(req.URL.Path); m != nil && f.fail[m[1]] {
+	if m := inspectPath.FindStringSubmatch(req.URL.Path); len(m) == 2 && f.fail[m[1]] {
 		body := `{"message":"fake inspect fault"}`
 		return &http.Response{StatusCode: http.StatusInternalServerError, Status: "500 Internal Server Error",
 			Header: http.Header{"Content-Type": {"application/json"}}, Body: io.NopCloser(strings.NewReader(body)),
