@@ -27,7 +27,7 @@ func TestProbeCountsWhatTheRunnerRuns(t *testing.T) {
 		eps = upLab(t, env)
 		metrics := must(t, eps, "probe-metrics-1")
 		ctx, cancel := context.WithCancel(context.Background())
-		samples := sampleRunning(ctx, t, metrics, 12*time.Second)
+		samples := sampleRunning(ctx, metrics, 12*time.Second)
 		before := scrapeURL(t, metrics)
 		via := lab.ClosedLoop(context.Background(), must(t, eps, "webhook"), lab.BenchBody(1000, 0), 20, 10*time.Second, 30*time.Second)
 		after := scrapeURL(t, metrics)
@@ -119,7 +119,7 @@ func mean(xs []float64) float64 {
 
 // sampleRunning reads n8n_runner_tasks_running once a second, starting after
 // the warm-up, until ctx ends; it returns the samples in time order.
-func sampleRunning(ctx context.Context, t *testing.T, url string, skip time.Duration) <-chan []float64 {
+func sampleRunning(ctx context.Context, url string, skip time.Duration) <-chan []float64 {
 	out := make(chan []float64, 1)
 	go func() {
 		var got []float64

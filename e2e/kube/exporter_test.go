@@ -236,7 +236,7 @@ func watchScaleUp(t *testing.T, c *labCluster, metrics string, n int, timeout ti
 // not while every worker has its runner.
 func TestWorkerWithoutRunnerIsNamedAndAlerts(t *testing.T) {
 	promtool := testtool.Require(t, "promtool", "prometheus")
-	c, eps := needCluster(t, baseShape)
+	_, eps := needCluster(t, baseShape)
 	metrics := endpoint(t, eps, "exporter-metrics")
 	healthy := scrapeText(t, metrics)
 	if !bytes.Contains(healthy, []byte("n8n_worker_runner_capacity{")) {
@@ -244,7 +244,7 @@ func TestWorkerWithoutRunnerIsNamedAndAlerts(t *testing.T) {
 	}
 	ruleTest(t, promtool, metrics, healthy)
 
-	c, eps = needCluster(t, shape("KUBE_WORKERS_WITHOUT_RUNNER", "1"))
+	c, eps := needCluster(t, shape("KUBE_WORKERS_WITHOUT_RUNNER", "1"))
 	metrics = endpoint(t, eps, "exporter-metrics")
 	bare := runningPods(t, c, "worker-without-runner")
 	if len(bare) != 1 {

@@ -19,7 +19,7 @@ func startShell(t *testing.T, script, name string) *exec.Cmd {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
 	return cmd
 }
 
@@ -39,7 +39,7 @@ func TestStopEndsOnlyTheClustersProcess(t *testing.T) {
 	if !f.Alive(pidFile) {
 		t.Fatal("Alive: false for a running process of the cluster")
 	}
-	go ours.Wait() // reap it, as init would
+	go func() { _ = ours.Wait() }() // reap it, as init would
 	msg, err := f.Stop(pidFile, syscall.SIGTERM, 5*time.Second)
 	if err != nil || !strings.Contains(msg, "stopped etcd") || running(ours.Process.Pid) {
 		t.Fatalf("Stop: %q, %v; still running %v", msg, err, running(ours.Process.Pid))
@@ -72,7 +72,7 @@ func TestStopContainerEndsInitThenShim(t *testing.T) {
 	initFile := filepath.Join(task, "init.pid")
 	// The "shim" starts the "init", records its PID as runc does, and outlives it.
 	shim := startShell(t, `sh -c 'sleep 60; :' "$0/init" & echo $! >"$0/init.pid"; wait; sleep 60`, task)
-	go shim.Wait()
+	go func() { _ = shim.Wait() }()
 	var initPID int
 	for i := 0; i < 100 && initPID == 0; i++ {
 		b, _ := os.ReadFile(initFile)

@@ -73,7 +73,7 @@ func GetOK(ctx context.Context, c *http.Client, url string) error {
 	if err != nil {
 		return err
 	}
-	io.Copy(io.Discard, io.LimitReader(res.Body, 1<<20))
+	_, _ = io.Copy(io.Discard, io.LimitReader(res.Body, 1<<20))
 	res.Body.Close()
 	if res.StatusCode != http.StatusOK {
 		return fmt.Errorf("GET %s: HTTP %d", url, res.StatusCode)

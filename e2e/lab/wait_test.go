@@ -22,9 +22,9 @@ func TestCallBenchChecksStatusAndBody(t *testing.T) {
 		{404, `{"ok":true}`, false},
 	}
 	for _, a := range answers {
-		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 			w.WriteHeader(a.status)
-			w.Write([]byte(a.body))
+			_, _ = w.Write([]byte(a.body))
 		}))
 		err := CallBench(context.Background(), srv.Client(), srv.URL, BenchBody(1, 0))
 		srv.Close()
@@ -36,12 +36,12 @@ func TestCallBenchChecksStatusAndBody(t *testing.T) {
 
 func TestUntilRetriesThenGivesUp(t *testing.T) {
 	var calls atomic.Int32
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		if calls.Add(1) < 3 {
 			w.WriteHeader(http.StatusServiceUnavailable)
 			return
 		}
-		w.Write([]byte("ok"))
+		_, _ = w.Write([]byte("ok"))
 	}))
 	defer srv.Close()
 	check := func(ctx context.Context) error { return GetOK(ctx, srv.Client(), srv.URL) }
@@ -57,9 +57,9 @@ func TestUntilRetriesThenGivesUp(t *testing.T) {
 }
 
 func TestClosedLoopCountsOnlyTheWindow(t *testing.T) {
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		time.Sleep(20 * time.Millisecond)
-		w.Write([]byte(`{"ok":true}`))
+		_, _ = w.Write([]byte(`{"ok":true}`))
 	}))
 	defer srv.Close()
 	res := ClosedLoop(context.Background(), srv.URL, BenchBody(0, 0), 4, 100*time.Millisecond, 300*time.Millisecond)

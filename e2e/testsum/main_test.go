@@ -20,7 +20,11 @@ func TestRepeatsTheTailOfFailedTests(t *testing.T) {
 		t.Fatalf("exit %d, want 1", code)
 	}
 	got := out.String()
-	tail := got[strings.Index(got, "==== FAILED"):]
+	at := strings.Index(got, "==== FAILED")
+	if at < 0 {
+		t.Fatalf("no failure summary in:\n%s", got)
+	}
+	tail := got[at:]
 	want := "==== FAILED p TestA; its last lines:\n    a_test.go:9: first\n    a_test.go:9: FAILED check x\n"
 	if tail != want {
 		t.Errorf("tail:\n%s\nwant:\n%s", tail, want)

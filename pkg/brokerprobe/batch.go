@@ -16,7 +16,9 @@ import (
 // straight through.
 const batchLimit = 16 << 10
 
-var batchBuffers = sync.Pool{New: func() any { return make([]byte, 0, batchLimit) }}
+// batchBuffers holds *[]byte: a pointer goes into the pool without an
+// allocation.
+var batchBuffers = sync.Pool{New: func() any { b := make([]byte, 0, batchLimit); return &b }}
 
 // batchConn coalesces the relay's writes to one peer. The pump that reads
 // the other side flushes it just before it would block waiting for input,
@@ -67,7 +69,7 @@ func (c *batchConn) Read(p []byte) (int, error) {
 func (c *batchConn) armRead(now time.Time) {
 	if c.readArmed.Sub(now) < c.idle {
 		c.readArmed = now.Add(c.idle + c.idle/8)
-		_ = c.Conn.SetReadDeadline(c.readArmed)
+		_ = c.SetReadDeadline(c.readArmed)
 	}
 }
 
@@ -82,7 +84,7 @@ func (c *batchConn) Write(p []byte) (int, error) {
 	}
 	if len(c.buf)+len(p) <= batchLimit {
 		if c.buf == nil {
-			c.buf = batchBuffers.Get().([]byte)
+			c.buf = *batchBuffers.Get().(*[]byte)
 		}
 		c.buf = append(c.buf, p...)
 		return len(p), nil
@@ -173,7 +175,8 @@ func (c *batchConn) peerHungUp() bool {
 
 func (c *batchConn) release() {
 	if c.buf != nil {
-		batchBuffers.Put(c.buf[:0])
+		b := c.buf[:0]
+		batchBuffers.Put(&b)
 		c.buf = nil
 	}
 }

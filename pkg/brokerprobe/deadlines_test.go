@@ -203,7 +203,8 @@ func TestDeadlinesFollowHeartbeat(t *testing.T) {
 }
 
 func TestParseHeartbeat(t *testing.T) {
-	for in, want := range map[string]time.Duration{"": 0, "30": 30 * time.Second, " 5 ": 5 * time.Second, "1500ms": 1500 * time.Millisecond} {
+	padded := " 5 " // surrounding spaces are trimmed
+	for in, want := range map[string]time.Duration{"": 0, "30": 30 * time.Second, padded: 5 * time.Second, "1500ms": 1500 * time.Millisecond} {
 		if got, err := ParseHeartbeat(in); err != nil || got != want {
 			t.Errorf("%q: %v %v, want %v", in, got, err, want)
 		}

@@ -111,8 +111,8 @@ func TestRunnerKilledMidTask(t *testing.T) {
 func startTask(t *testing.T, runner, broker *websocket.Conn, taskID string) {
 	t.Helper()
 	relayText(t, runner, broker, fmt.Sprintf(`{"type":"runner:taskoffer","taskType":"javascript","offerId":"o-%s","validFor":5000}`, taskID))
-	relayText(t, broker, runner, fmt.Sprintf(`{"type":"broker:taskofferaccept","taskId":"%s","offerId":"o-%s"}`, taskID, taskID))
-	relayText(t, runner, broker, fmt.Sprintf(`{"type":"runner:taskaccepted","taskId":"%s"}`, taskID))
+	relayText(t, broker, runner, fmt.Sprintf(`{"type":"broker:taskofferaccept","taskId":"%s","offerId":"o-%s"}`, taskID, taskID)) //nolint:gocritic // JSON text, not Go quoting
+	relayText(t, runner, broker, fmt.Sprintf(`{"type":"runner:taskaccepted","taskId":"%s"}`, taskID))                             //nolint:gocritic // JSON text, not Go quoting
 }
 
 // The broker drains, then shuts down with 1001: the runner gets the same

@@ -203,7 +203,7 @@ func (c *connState) offer(f frame, now time.Time) {
 		return
 	}
 	var expiry time.Time // zero: never expires
-	if !(f.HasValidFor && f.ValidFor < 0) {
+	if !f.HasValidFor || f.ValidFor >= 0 {
 		expiry = now.Add(time.Duration(f.ValidFor) * time.Millisecond)
 	}
 	c.offers.add(f.OfferID, expiry)

@@ -43,8 +43,13 @@ type Cluster struct {
 // Bottleneck names the side that limits a worker.
 type Bottleneck string
 
+// The sides that can limit a worker.
 const (
+	// BottleneckRunner: the runners' slots allow fewer executions a second
+	// than the worker's.
 	BottleneckRunner Bottleneck = "runner"
+	// BottleneckWorker: the worker's slots allow no more than its
+	// runners' (a tie names the worker).
 	BottleneckWorker Bottleneck = "worker"
 	// BottleneckNone marks a worker without a runner: its Code tasks wait
 	// for N8N_RUNNERS_TASK_REQUEST_TIMEOUT and then fail.

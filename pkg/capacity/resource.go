@@ -10,9 +10,10 @@ import (
 // ResourceKind tells slot resources from CPU resources.
 type ResourceKind string
 
+// The kinds of resource.
 const (
-	KindSlots ResourceKind = "slots"
-	KindCPU   ResourceKind = "cpu"
+	KindSlots ResourceKind = "slots" // execution or task slots
+	KindCPU   ResourceKind = "cpu"   // a process's or the host's cores
 )
 
 // MaxResourceName is the longest resource name accepted, in bytes.

@@ -145,10 +145,14 @@ func TestMVAAgainstARealSweep(t *testing.T) {
 	if x := Of(res.Steps[0]).Prediction.Throughput; x != 1/latency {
 		t.Errorf("one VU: predicted %v, want 1 / its mean latency %v", x, latency)
 	}
-	var obj map[string]map[string]any
-	json.Unmarshal(res.Steps[3].Exporter, &obj)
+	var obj struct {
+		Prediction map[string]any `json:"prediction"`
+	}
+	if err := json.Unmarshal(res.Steps[3].Exporter, &obj); err != nil {
+		t.Fatal(err)
+	}
 	for _, k := range []string{"model", "response_seconds", "binding", "largest_queue", "one_request_latency_seconds", "latency_from_vus"} {
-		if _, ok := obj["prediction"][k]; !ok {
+		if _, ok := obj.Prediction[k]; !ok {
 			t.Errorf("prediction object lacks %q: %s", k, res.Steps[3].Exporter)
 		}
 	}

@@ -72,7 +72,7 @@ type pageServer struct {
 func newPageServer(t *testing.T, page string) *pageServer {
 	t.Helper()
 	p := &pageServer{page: page}
-	p.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	p.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		p.mu.Lock()
 		defer p.mu.Unlock()
 		fmt.Fprint(w, p.page)

@@ -99,6 +99,7 @@ type Shape struct {
 // Duration reads "15s"-style strings in YAML and JSON specs.
 type Duration time.Duration
 
+// UnmarshalYAML reads a Go duration string, e.g. 40s or 1m30s.
 func (d *Duration) UnmarshalYAML(n *yaml.Node) error {
 	v, err := time.ParseDuration(n.Value)
 	if err != nil {
@@ -108,6 +109,7 @@ func (d *Duration) UnmarshalYAML(n *yaml.Node) error {
 	return nil
 }
 
+// MarshalText writes the duration as Go prints it, e.g. 40s.
 func (d Duration) MarshalText() ([]byte, error) { return []byte(time.Duration(d).String()), nil }
 
 // D is d as a time.Duration.
