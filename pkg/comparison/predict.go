@@ -51,21 +51,29 @@ func (h *Hook) predict(c *Comparison, m model, vus int, sum loadgen.Summary) {
 		return
 	}
 	net := capacity.Network{Stations: m.b.Stations()}
-	base, err := h.oneRequest(net, vus, sum)
+	p, latency, base, err := h.mva(net, vus, sum)
 	if err != nil {
 		c.MVAError = err.Error()
 		return
+	}
+	c.Prediction = &Prediction{Model: ModelMVA, Throughput: p.Throughput, MeanLatencySeconds: p.Response, QueueWait: queueWait,
+		ResponseSeconds: p.Response, Binding: m.b.Bottleneck(), LargestQueue: p.Largest, LatencySeconds: latency, LatencyFromVUs: base.vus,
+		Stations: stationsOf(net.Stations)}
+}
+
+// mva is the MVA point at vus over net, with the latency it used and the
+// one-request latency in force.
+func (h *Hook) mva(net capacity.Network, vus int, sum loadgen.Summary) (capacity.Point, float64, oneRequest, error) {
+	base, err := h.oneRequest(net, vus, sum)
+	if err != nil {
+		return capacity.Point{}, 0, base, err
 	}
 	latency := math.Max(base.seconds, net.MinLatency())
 	curve, err := capacity.Overlapping(net, latency, vus)
 	if err != nil {
-		c.MVAError = err.Error()
-		return
+		return capacity.Point{}, 0, base, err
 	}
-	p := curve[vus-1]
-	c.Prediction = &Prediction{Model: ModelMVA, Throughput: p.Throughput, MeanLatencySeconds: p.Response, QueueWait: queueWait,
-		ResponseSeconds: p.Response, Binding: m.b.Bottleneck(), LargestQueue: p.Largest, LatencySeconds: latency, LatencyFromVUs: base.vus,
-		Stations: stationsOf(net.Stations)}
+	return curve[vus-1], latency, base, nil
 }
 
 // oneRequest solves the one-request latency from this step when it is the
@@ -95,4 +103,26 @@ func slotsPrediction(md snapshot.Model, vus int) *Prediction {
 		return nil
 	}
 	return &Prediction{Model: ModelSlots, Throughput: p.Throughput, MeanLatencySeconds: p.MeanLatency.Seconds(), QueueWait: p.QueueWait}
+}
+
+// Replay solves the MVA again over a saved sweep, as the Hook did while it
+// ran: each closed-loop step over the stations recorded at its end, the
+// one-request latency from the lowest step. A step without recorded
+// stations gets NaN.
+func Replay(steps []loadgen.StepResult) ([]float64, error) {
+	h := &Hook{}
+	out := make([]float64, len(steps))
+	for i, s := range steps {
+		out[i] = math.NaN()
+		c := Of(s)
+		if s.Load.VUs == 0 || c == nil || c.Prediction == nil || len(c.Prediction.Stations) == 0 {
+			continue
+		}
+		p, _, _, err := h.mva(c.Prediction.Network(), s.Load.VUs, s.Figures)
+		if err != nil {
+			return nil, fmt.Errorf("step %d: %w", i+1, err)
+		}
+		out[i] = p.Throughput
+	}
+	return out, nil
 }
