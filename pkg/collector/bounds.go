@@ -34,7 +34,7 @@ func (c *Collector) bound(r *Report) {
 				r.addSource(s)
 			}
 		}
-		cpu = cpuResources(v, r.Processes)
+		cpu = cpuResources(v, r.Processes, internalHosts(r.Topology))
 		r.CPU = cpuReport(v, r.Processes)
 	}
 	if r.Verdict == nil {

@@ -180,7 +180,9 @@ func (c *Collector) discover(ctx context.Context, r *Report) {
 	if c.cfg.Sampler != nil {
 		slots := 0
 		for _, w := range r.Topology.Workers {
-			slots += w.Worker.Settings.Concurrency.Value
+			if w.Worker.Role == topology.RoleWorker {
+				slots += w.Worker.Settings.Concurrency.Value
+			}
 		}
 		c.cfg.Sampler.SetSlots(slots)
 	}
