@@ -108,6 +108,9 @@ func serviceLines(r *Report) []string {
 			out = append(out, fmt.Sprintf("%s stage: %s (%s)", st, seconds(u.Time), u.Note))
 		}
 	}
+	if r.CPU != nil && r.CPU.CountedFrom != "" {
+		out = append(out, countNote(r.CPU.CountedFrom))
+	}
 	return append(out, r.Skipped...)
 }
 
