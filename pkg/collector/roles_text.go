@@ -31,6 +31,8 @@ func manualLine(m topology.WorkerNode) string {
 	switch {
 	case !s.Executions.Known():
 		return fmt.Sprintf("main %s: its execution mode is unknown (%s), so it and its runners%s are not counted", p.InstanceName(), s.Executions.Unknown, listed(m.Runners))
+	case !s.OffloadManual.Known():
+		return fmt.Sprintf("main %s (queue mode): whether it runs manual executions on its runners%s is unknown (%s)", p.InstanceName(), listed(m.Runners), s.OffloadManual.Unknown) + cpu
 	case s.OffloadManual.Value:
 		return fmt.Sprintf("main %s (queue mode): OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS is true, so the workers run manual executions too and its runners%s serve none", p.InstanceName(), listed(m.Runners)) + cpu
 	case len(m.Runners) == 0:
