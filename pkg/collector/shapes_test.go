@@ -85,6 +85,13 @@ func TestQueueModeInternalRunners(t *testing.T) {
 		"worker fx-worker-1 has no runner: N8N_RUNNERS_MODE is external and no runner reaches its broker",
 		"main fx-queue-main (queue mode): runs manual executions on its runners 10 (internal), which are not in the production ceiling; it holds no production execution slot, and its CPU (cpu:fx-queue-main) is a resource",
 		"webhook processor fx-webhook: takes webhook requests and queues them; it holds no execution slot, and its CPU (cpu:fx-webhook) is a resource of every webhook execution")
+	rows := map[string]string{}
+	for _, row := range memoryRows(r) {
+		rows[row.Name] = row.Via
+	}
+	if rows["fx-internal-worker"] != "own internal runner, limit 10" || rows["fx-queue-main"] != "own internal runner, limit 10" || rows["fx-worker-1"] != "" {
+		t.Errorf("pairing column %v", rows)
+	}
 	for _, line := range got {
 		if strings.Contains(line, "fx-queue-main's broker") || strings.Contains(line, "not counted") {
 			t.Errorf("main's runner is called unpaired: %q", line)
