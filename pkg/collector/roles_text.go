@@ -34,7 +34,11 @@ func manualLine(m topology.WorkerNode) string {
 	case !s.OffloadManual.Known():
 		return fmt.Sprintf("main %s (queue mode): whether it runs manual executions on its runners%s is unknown (%s)", p.InstanceName(), listed(m.Runners), s.OffloadManual.Unknown) + cpu
 	case s.OffloadManual.Value:
-		return fmt.Sprintf("main %s (queue mode): OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS is true, so the workers run manual executions too and its runners%s serve none", p.InstanceName(), listed(m.Runners)) + cpu
+		line := fmt.Sprintf("main %s (queue mode): OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS is true, so the workers run manual executions too and it runs none", p.InstanceName())
+		if len(m.Runners) > 0 {
+			line += fmt.Sprintf(" (its runners %s stay idle)", runnerLimits(m.Runners))
+		}
+		return line + cpu
 	case len(m.Runners) == 0:
 		return fmt.Sprintf("main %s (queue mode): runs manual executions, but %s: their Code tasks fail after N8N_RUNNERS_TASK_REQUEST_TIMEOUT", p.InstanceName(), noRunnerWhy(p)) + cpu
 	}

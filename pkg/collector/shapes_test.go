@@ -44,7 +44,8 @@ func TestRegularModeInternalRunner(t *testing.T) {
 	hasLines(t, got,
 		"main fx-regular-main (regular mode): no slot limit (N8N_CONCURRENCY_PRODUCTION_LIMIT -1), runners 5 (internal) → effective 5, runner-bound; ceiling 2.5/s at 2.0 s per execution",
 		"internal runner fx-regular-main/internal: the child process of its host, where no probe can stand between runner and broker, so the task time is the job time from n8n (2.0 s)",
-		"cluster: 0 worker slots plus 1 main without a slot limit, runner capacity 5 → effective 5; ceiling 2.5 executions/s")
+		"cluster: 0 worker slots plus 1 main without a slot limit, runner capacity 5 → effective 5; ceiling 2.5 executions/s",
+		"ceiling 2.5/s, set by the runner slots of main fx-regular-main (regular mode): 5 slots")
 	want := `
 # HELP n8n_worker_concurrency Worker concurrency (N8N_CONCURRENCY_PRODUCTION_LIMIT or --concurrency); for a regular-mode main, its N8N_CONCURRENCY_PRODUCTION_LIMIT, +Inf for none.
 # TYPE n8n_worker_concurrency gauge
@@ -124,7 +125,7 @@ func TestQueueModeOffloadedMain(t *testing.T) {
 	if got[0] != "queue mode, 1 worker, external runner" {
 		t.Errorf("first line %q", got[0])
 	}
-	hasLines(t, got, "main fx-main (queue mode): OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS is true, so the workers run manual executions too and its runners serve none")
+	hasLines(t, got, "main fx-main (queue mode): OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS is true, so the workers run manual executions too and it runs none; it holds no production execution slot")
 }
 
 func TestShapeLine(t *testing.T) {
