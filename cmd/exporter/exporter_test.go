@@ -81,8 +81,8 @@ func TestExporterLabShapesAndSecrets(t *testing.T) {
 	if err := rd.Client.ConfigSet(context.Background(), "requirepass", "it-other-password").Err(); err != nil {
 		t.Fatal(err)
 	}
-	h.Start("worker-1", dockertest.WorkerArgv("--concurrency=7"), dockertest.WithSecrets("N8N_RUNNERS_BROKER_PORT=5689"), 0)
-	h.Start("worker-2", dockertest.WorkerArgv(), dockertest.WithSecrets("N8N_RUNNERS_BROKER_PORT=5699"), 0)
+	h.Start("worker-1", dockertest.WorkerArgv("--concurrency=7"), dockertest.WithSecrets(dockertest.Queue("N8N_RUNNERS_BROKER_PORT=5689")...), 0)
+	h.Start("worker-2", dockertest.WorkerArgv(), dockertest.WithSecrets(dockertest.Queue("N8N_RUNNERS_BROKER_PORT=5699")...), 0)
 	h.Start("runner-1-1", dockertest.RunnerArgv, dockertest.WithSecrets("N8N_RUNNERS_TASK_BROKER_URI=http://127.0.0.1:5689", "N8N_RUNNERS_MAX_CONCURRENCY=3"), 0)
 	h.Start("runner-1-2", dockertest.RunnerArgv, dockertest.WithSecrets("N8N_RUNNERS_TASK_BROKER_URI=http://127.0.0.1:5689", "N8N_RUNNERS_MAX_CONCURRENCY=2"), 0)
 

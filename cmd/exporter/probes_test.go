@@ -77,7 +77,7 @@ func TestExporterInProcessProbesPairRunners(t *testing.T) {
 	broker, conns := scriptedBroker(t)
 	brokerPort := broker.Listener.Addr().(*net.TCPAddr).Port
 	l1, l2 := freeAddr(t), freeAddr(t)
-	h.Start("worker-1", dockertest.WorkerArgv("--concurrency=15"), dockertest.WithSecrets("N8N_RUNNERS_BROKER_PORT="+strconv.Itoa(brokerPort)), 0)
+	h.Start("worker-1", dockertest.WorkerArgv("--concurrency=15"), dockertest.WithSecrets(dockertest.Queue("N8N_RUNNERS_BROKER_PORT="+strconv.Itoa(brokerPort))...), 0)
 	h.Start("runner-1-1", dockertest.RunnerArgv, dockertest.WithSecrets("N8N_RUNNERS_TASK_BROKER_URI=http://"+l1, "N8N_RUNNERS_MAX_CONCURRENCY=2"), 0)
 	h.Start("runner-1-2", dockertest.RunnerArgv, dockertest.WithSecrets("N8N_RUNNERS_TASK_BROKER_URI=http://"+l2, "N8N_RUNNERS_MAX_CONCURRENCY=3"), 0)
 	base := startExporter(t, []string{"EXPORTER_CONTAINER_LABEL=" + h.Filter(), "QUEUE_BULL_REDIS_HOST=127.0.0.1",

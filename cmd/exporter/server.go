@@ -72,6 +72,7 @@ func buildCollector(ctx context.Context, cfg Config, logger *slog.Logger, probes
 	}
 	closers := []func() error{pl.close}
 	redis.SetLogger(redisLogger{logger})
+	var bull collector.ExecutionCounter // nil without Redis
 	if cfg.RedisHost != "" {
 		rdb := redis.NewClient(&redis.Options{Addr: net.JoinHostPort(cfg.RedisHost, strconv.Itoa(cfg.RedisPort)),
 			Password: cfg.RedisPassword, DB: cfg.RedisDB, DialTimeout: time.Second, ReadTimeout: time.Second, MaxRetries: -1,
@@ -79,10 +80,11 @@ func buildCollector(ctx context.Context, cfg Config, logger *slog.Logger, probes
 		closers = append(closers, rdb.Close)
 		cc.Queue = queue.NewReader(rdb, cfg.QueuePrefix)
 		cc.Sampler = queue.NewSampler(cc.Queue, cfg.SampleInterval, cfg.SampleWindow)
-		cc.CPU = cpuConfig(cfg, cc.Queue, pl.cpu)
+		bull = cc.Queue
 		wg.Add(1)
 		go func() { defer wg.Done(); cc.Sampler.Run(ctx) }()
 	}
+	cc.CPU = cpuConfig(cfg, bull, pl.cpu)
 	closeAll := func() {
 		for _, c := range closers {
 			_ = c()
@@ -94,9 +96,10 @@ func buildCollector(ctx context.Context, cfg Config, logger *slog.Logger, probes
 	return col, closeAll, nil
 }
 
-// cpuConfig wires the CPU demands: executions from Bull, container CPU
-// from the cgroup files (nil: none), the host's from /proc/stat.
-func cpuConfig(cfg Config, q *queue.Reader, cpu collector.CPUReader) *collector.CPUConfig {
+// cpuConfig wires the CPU demands: executions from Bull (nil: no Redis;
+// regular mode counts them from n8n's histogram or the probes), container
+// CPU from the cgroup files (nil: none), the host's from /proc/stat.
+func cpuConfig(cfg Config, q collector.ExecutionCounter, cpu collector.CPUReader) *collector.CPUConfig {
 	c := &collector.CPUConfig{Executions: q, CPU: cpu, Interval: cfg.SampleInterval, Window: cfg.DemandWindow,
 		MinExecutions: float64(cfg.DemandMin)}
 	if cfg.ProcRoot != "" {

@@ -260,7 +260,7 @@ func TestMetricsPassPromtool(t *testing.T) {
 // real dockerd, once it sees them.
 func labShapedExporter(t *testing.T) string {
 	h := dockertest.New(t, "exec /bin/sleep 300")
-	h.Start("worker-1", dockertest.WorkerArgv("--concurrency=7"), dockertest.WithSecrets("N8N_RUNNERS_BROKER_PORT=5689"), 0)
+	h.Start("worker-1", dockertest.WorkerArgv("--concurrency=7"), dockertest.WithSecrets(dockertest.Queue("N8N_RUNNERS_BROKER_PORT=5689")...), 0)
 	h.Start("runner-1-1", dockertest.RunnerArgv, dockertest.WithSecrets("N8N_RUNNERS_TASK_BROKER_URI=http://127.0.0.1:5689", "N8N_RUNNERS_MAX_CONCURRENCY=3"), 0)
 	base := startExporter(t, []string{"EXPORTER_CONTAINER_LABEL=" + h.Filter(), "QUEUE_BULL_REDIS_HOST=", "EXPORTER_SERVICE_TIME=2s"}, &testtool.SyncBuffer{})
 	waitFor(t, base+"/metrics", fmt.Sprintf(`n8n_worker_concurrency{worker=%q} 7`, h.Name("worker-1")))

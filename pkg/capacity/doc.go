@@ -9,7 +9,9 @@
 //	min(W / jobTime, R / taskTime)
 //
 // executions per second. For a Code-only workflow jobTime ≈ taskTime and this
-// is min(W, R) / T, the formula of the seed article.
+// is min(W, R) / T, the formula of the seed article. A regular-mode main is
+// the worker of its own cluster; without a production limit it has no
+// worker slots (Worker.Unlimited) and R / taskTime alone bounds it.
 //
 // Slots are one kind of resource. Every resource k an execution holds (slots,
 // a process's CPU, a container's CPU quota, the host's cores) has m_k servers

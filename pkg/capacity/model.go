@@ -12,12 +12,16 @@ type Runner struct {
 	Limit int
 }
 
-// Worker is one `n8n worker` with its --concurrency and the runners whose
-// broker URI points at it.
+// Worker is one `n8n worker` with its --concurrency and the runners that
+// serve its broker, or a regular-mode main, the worker of its own cluster.
 type Worker struct {
 	Name        string
 	Concurrency int
-	Runners     []Runner
+	// Unlimited marks a worker with no slot limit (a regular-mode main
+	// without N8N_CONCURRENCY_PRODUCTION_LIMIT): only its runners bound
+	// it, and Concurrency is ignored.
+	Unlimited bool
+	Runners   []Runner
 }
 
 // ServiceTime is how long one execution holds each kind of slot. Job is the
@@ -70,7 +74,7 @@ func (c Cluster) Validate() error {
 	}
 	for i, w := range c.Workers {
 		name := workerLabel(i, w.Name)
-		if w.Concurrency <= 0 {
+		if w.Concurrency <= 0 && !w.Unlimited {
 			return invalid("worker %s: concurrency must be positive, got %d", name, w.Concurrency)
 		}
 		for j, r := range w.Runners {

@@ -9,7 +9,8 @@ const UnknownServiceTime = "job and task time unknown"
 // SlotResources returns the worker-slot and runner-slot resource of every
 // worker in v that has a runner, in worker order, worker slots first.
 // Workers without a runner run no execution and are left out (v still
-// counts them in WorkersWithoutRunner).
+// counts them in WorkersWithoutRunner); a worker without a slot limit has
+// no worker-slot resource.
 //
 // The demands are per cluster execution (the utilization law): at
 // saturation each worker completes its own ceiling, so worker w runs the
@@ -32,7 +33,10 @@ func SlotResources(v Verdict) []Resource {
 		} else {
 			ws.Unknown, rs.Unknown = UnknownServiceTime, UnknownServiceTime
 		}
-		out = append(out, ws, rs)
+		if !w.Unlimited {
+			out = append(out, ws)
+		}
+		out = append(out, rs)
 	}
 	return out
 }

@@ -5,9 +5,10 @@ import "time"
 // WorkerVerdict is the model's answer for one worker.
 type WorkerVerdict struct {
 	Name           string
-	Concurrency    int
-	RunnerCapacity int // sum of the attached runners' limits; 0 if none
-	Effective      int // min(Concurrency, RunnerCapacity)
+	Concurrency    int  // 0 when Unlimited
+	Unlimited      bool // no slot limit: the runners alone bound it
+	RunnerCapacity int  // sum of the attached runners' limits; 0 if none
+	Effective      int  // min(Concurrency, RunnerCapacity)
 	Bottleneck     Bottleneck
 	// Ceiling is executions per second, min(W/job, R/task); 0 when the
 	// service time is unknown or the worker has no runner.
@@ -17,7 +18,7 @@ type WorkerVerdict struct {
 // Verdict is the model's answer for the cluster.
 type Verdict struct {
 	Workers              []WorkerVerdict
-	WorkerConcurrency    int // sum over workers
+	WorkerConcurrency    int // sum over workers with a slot limit
 	RunnerCapacity       int // sum over workers
 	Effective            int // sum of per-worker effective concurrency
 	WorkersWithoutRunner int
@@ -49,18 +50,31 @@ func Evaluate(c Cluster) (Verdict, error) {
 }
 
 func evaluateWorker(w Worker, s ServiceTime) WorkerVerdict {
-	wv := WorkerVerdict{Name: w.Name, Concurrency: w.Concurrency}
+	wv := WorkerVerdict{Name: w.Name, Concurrency: w.Concurrency, Unlimited: w.Unlimited}
 	for _, r := range w.Runners {
 		wv.RunnerCapacity += r.Limit
 	}
-	wv.Effective = min(wv.Concurrency, wv.RunnerCapacity)
-	if wv.RunnerCapacity == 0 {
+	if wv.Unlimited {
+		wv.Concurrency = 0
+	}
+	wv.Effective = wv.RunnerCapacity
+	if !wv.Unlimited {
+		wv.Effective = min(wv.Concurrency, wv.RunnerCapacity)
+	}
+	switch {
+	case wv.RunnerCapacity == 0:
 		wv.Bottleneck = BottleneckNone
 		return wv
+	case wv.Unlimited:
+		wv.Bottleneck = BottleneckRunner
+	default:
+		wv.Bottleneck = bottleneck(wv.Concurrency, wv.RunnerCapacity, s)
 	}
-	wv.Bottleneck = bottleneck(wv.Concurrency, wv.RunnerCapacity, s)
 	if s.Known() {
-		wv.Ceiling = min(perSecond(wv.Concurrency, s.Job), perSecond(wv.RunnerCapacity, s.Task))
+		wv.Ceiling = perSecond(wv.RunnerCapacity, s.Task)
+		if !wv.Unlimited {
+			wv.Ceiling = min(perSecond(wv.Concurrency, s.Job), wv.Ceiling)
+		}
 	}
 	return wv
 }

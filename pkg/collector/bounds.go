@@ -17,6 +17,9 @@ type CPUReport struct {
 	Cores      int           // online CPUs; 0 when /proc/stat was not read
 	Completed  float64       // executions completed so far, the counter
 	HasCount   bool          // Completed was read
+	// CountedFrom is the count's source (CountRedis, CountN8n or
+	// CountProbe); "" when not counted.
+	CountedFrom string
 	// Roles maps each container CPU resource to its process's role, for
 	// the split of the host's demand.
 	Roles map[string]topology.Role
@@ -34,7 +37,7 @@ func (c *Collector) bound(r *Report) {
 				r.addSource(s)
 			}
 		}
-		cpu = cpuResources(v, r.Processes)
+		cpu = cpuResources(v, r.Processes, internalHosts(r.Topology))
 		r.CPU = cpuReport(v, r.Processes)
 	}
 	if r.Verdict == nil {
@@ -49,7 +52,8 @@ func (c *Collector) bound(r *Report) {
 }
 
 func cpuReport(v cpuView, procs []topology.Process) *CPUReport {
-	rep := &CPUReport{Waiting: v.waiting, Cores: v.cores, Completed: v.completed, HasCount: v.counted, Roles: map[string]topology.Role{}}
+	rep := &CPUReport{Waiting: v.waiting, Cores: v.cores, Completed: v.completed, HasCount: v.counted, CountedFrom: v.countedFrom,
+		Roles: map[string]topology.Role{}}
 	if v.has {
 		e := v.estimate
 		rep.Window, rep.Executions, rep.Rate, rep.At = e.Span, e.Executions, e.Rate(), e.At

@@ -11,16 +11,18 @@ var (
 	resourceServers = desc(metricname.ResourceServers, "Servers of the resource: slots, or cores (the host's online CPUs; one per n8n process, or its cgroup quota if lower).", "resource")
 	resourceCeiling = desc(metricname.ResourceCeiling, "Executions per second the resource allows alone: servers / demand. Absent while the demand is unknown.", "resource")
 	clusterBinding  = desc(metricname.ClusterBottleneck, "1 for the resource whose ceiling is the cluster's, 0 for the others.", "resource")
-	executions      = desc(metricname.ClusterExecutions, "Executions completed, from Bull's job-id counter minus the jobs still queued; the demand window divides CPU time by its increase.")
+	executions      = desc(metricname.ClusterExecutions, "Executions completed, from Bull's job-id counter minus the jobs still queued; in regular mode from n8n's execution histogram count or the probes' completed tasks. The demand window divides CPU time by its increase.")
+	executionsFrom  = desc(metricname.ExecutionsSource, "1 for the source of "+metricname.ClusterExecutions+": redis, n8n or probe.", "source")
 )
 
-var boundsDescs = []*prometheus.Desc{resourceDemand, resourceServers, resourceCeiling, clusterBinding, executions}
+var boundsDescs = []*prometheus.Desc{resourceDemand, resourceServers, resourceCeiling, clusterBinding, executions, executionsFrom}
 
 // emitBounds publishes every resource of the bound analysis and the
 // execution counter.
 func emitBounds(r *Report, ch chan<- prometheus.Metric) {
 	if c := r.CPU; c != nil && c.HasCount {
 		ch <- prometheus.MustNewConstMetric(executions, prometheus.CounterValue, c.Completed)
+		gauge(ch, executionsFrom, 1, c.CountedFrom)
 	}
 	if r.Bounds == nil {
 		return

@@ -45,10 +45,21 @@ func describeResource(res capacity.ResourceBound, r *Report) string {
 	case res.Kind == capacity.KindCPU:
 		return fmt.Sprintf("the CPU of %s: %g core, %s per execution", strings.TrimPrefix(res.Name, "cpu:"), res.Servers, ms(res.Demand))
 	case strings.HasPrefix(res.Name, "slots:runner:"):
-		return fmt.Sprintf("the runner slots of worker %s: %g slots", strings.TrimPrefix(res.Name, "slots:runner:"), res.Servers)
+		return fmt.Sprintf("the runner slots of %s: %g slots", slotHost(r, strings.TrimPrefix(res.Name, "slots:runner:")), res.Servers)
 	default:
 		return fmt.Sprintf("the worker slots of %s: %g slots", strings.TrimPrefix(res.Name, "slots:worker:"), res.Servers)
 	}
+}
+
+// slotHost is the main or worker whose slots a resource names, e.g.
+// "worker n8n-worker-1" or "main n8n-main (regular mode)".
+func slotHost(r *Report, name string) string {
+	for _, w := range r.Topology.Workers {
+		if w.Worker.InstanceName() == name {
+			return hostName(w.Worker)
+		}
+	}
+	return "worker " + name
 }
 
 // cpuSplit is the host's demand split by role: " (main 12 ms, worker 9
@@ -97,7 +108,7 @@ func lowestCPU(b *capacity.Bounds) (float64, string) {
 func cpuUnknown(r *Report) string {
 	switch {
 	case r.CPU == nil:
-		return "CPU is not measured (no Redis to count executions), so the ceiling is the slot bound"
+		return "CPU is not measured (the CPU sampler is off), so the ceiling is the slot bound"
 	case r.CPU.Waiting != "" && r.CPU.At.IsZero():
 		return "CPU demand not measured yet (" + r.CPU.Waiting + "), so the ceiling is the slot bound"
 	}

@@ -72,8 +72,8 @@ type Config struct {
 	// N8nSampleInterval spaces the background reads of n8n's histogram
 	// (default 5s).
 	N8nSampleInterval time.Duration
-	// CPU turns on the CPU demands (nil, or no Executions: off); Run
-	// samples them in the background.
+	// CPU turns on the CPU demands (nil: off); Run samples them in the
+	// background.
 	CPU *CPUConfig
 }
 
@@ -81,7 +81,8 @@ type Config struct {
 type Collector struct {
 	cfg        Config
 	n8n        *n8nSampler
-	cpu        *cpuSampler // nil: no CPU demands
+	cpu        *cpuSampler       // nil: no CPU demands
+	count      *executionCounter // the CPU demands' execution count; nil with cpu
 	shared     sharedGather
 	probeNodes []topology.Process // the in-process probes, for pairing
 	remote     *remoteProbes      // nil unless ScrapeProbes
@@ -111,8 +112,9 @@ func New(cfg Config) *Collector {
 	// With probes the runner's past saturation is unknown, so n8n's
 	// all-time mean is not trusted; only deltas judged clean are.
 	c.n8n = newN8nSampler(&http.Client{Timeout: cfg.Timeout}, probes, cfg.N8nMetricsURL)
-	if cfg.CPU != nil && cfg.CPU.Executions != nil {
-		c.cpu = newCPUSampler(*cfg.CPU, cfg.Platform)
+	if cfg.CPU != nil {
+		c.count = &executionCounter{redis: cfg.CPU.Executions, c: c}
+		c.cpu = newCPUSampler(*cfg.CPU, c.count, cfg.Platform)
 	}
 	c.shared = sharedGather{gather: c.Gather, limit: cfg.ScrapeTimeout, grace: cfg.ScrapeTimeoutOffset / 2}
 	if cfg.Sampler != nil && probes {
@@ -176,11 +178,14 @@ func (c *Collector) discover(ctx context.Context, r *Report) {
 	r.Topology = c.pair(r.Processes)
 	if c.cpu != nil {
 		c.cpu.point(r.Processes)
+		c.count.follow(r.Topology)
 	}
 	if c.cfg.Sampler != nil {
 		slots := 0
 		for _, w := range r.Topology.Workers {
-			slots += w.Worker.Settings.Concurrency.Value
+			if w.Worker.Role == topology.RoleWorker {
+				slots += w.Worker.Settings.Concurrency.Value
+			}
 		}
 		c.cfg.Sampler.SetSlots(slots)
 	}

@@ -105,7 +105,7 @@ n8n_cluster_bottleneck{resource="cpu:fx-runner-1-1"} 0
 n8n_cluster_bottleneck{resource="cpu:host"} 1
 n8n_cluster_bottleneck{resource="slots:runner:fx-worker-1"} 0
 n8n_cluster_bottleneck{resource="slots:worker:fx-worker-1"} 0
-# HELP n8n_cluster_executions_total Executions completed, from Bull's job-id counter minus the jobs still queued; the demand window divides CPU time by its increase.
+# HELP n8n_cluster_executions_total Executions completed, from Bull's job-id counter minus the jobs still queued; in regular mode from n8n's execution histogram count or the probes' completed tasks. The demand window divides CPU time by its increase.
 # TYPE n8n_cluster_executions_total counter
 n8n_cluster_executions_total 400
 `

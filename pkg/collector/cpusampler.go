@@ -23,8 +23,10 @@ type ExecutionCounter interface {
 	Completed(ctx context.Context) (float64, error)
 }
 
-// CPUConfig wires the CPU demand sampler. Executions is required; CPU
-// (per container) and Host (/proc/stat) are each optional.
+// CPUConfig wires the CPU demand sampler. Executions (Redis) counts
+// queue-mode executions; nil when there is no Redis, where regular mode
+// still counts from n8n's histogram or the probes. CPU (per container) and
+// Host (/proc/stat) are each optional.
 type CPUConfig struct {
 	Executions ExecutionCounter
 	CPU        CPUReader
@@ -46,12 +48,14 @@ type CPUConfig struct {
 // scrape and follows containers that come and go between scrapes.
 type cpuSampler struct {
 	cfg      CPUConfig
+	count    *executionCounter
 	platform Discoverer // nil: only point sets the processes
 
 	mu      sync.Mutex
 	procs   []topology.Process
 	found   time.Time // when procs were last set
 	tracker demand.Tracker
+	from    string // the source of the counts in the tracker's window
 	view    cpuView
 }
 
@@ -63,16 +67,17 @@ type cpuView struct {
 	cores    int    // online CPUs, 0 when /proc/stat is unreadable
 	// completed is the execution counter's last value; counted says it
 	// was read.
-	completed float64
-	counted   bool
-	quota     map[string]float64
-	source    map[string]SourceResult // executions, cpu and procstat: the last reading's outcome
+	completed   float64
+	counted     bool
+	countedFrom string // the count's source (Count…), "" when not counted
+	quota       map[string]float64
+	source      map[string]SourceResult // executions, cpu and procstat: the last reading's outcome
 }
 
 // refreshEvery spaces the sampler's own discoveries.
 const refreshEvery = 15 * time.Second
 
-func newCPUSampler(cfg CPUConfig, platform Discoverer) *cpuSampler {
+func newCPUSampler(cfg CPUConfig, count *executionCounter, platform Discoverer) *cpuSampler {
 	if cfg.Interval <= 0 {
 		cfg.Interval = time.Second
 	}
@@ -82,7 +87,9 @@ func newCPUSampler(cfg CPUConfig, platform Discoverer) *cpuSampler {
 	if cfg.MinExecutions <= 0 {
 		cfg.MinExecutions = 30
 	}
-	return &cpuSampler{cfg: cfg, platform: platform, tracker: demand.Tracker{Window: cfg.Window, MinExecutions: cfg.MinExecutions}}
+	s := &cpuSampler{cfg: cfg, count: count, platform: platform}
+	s.newWindow()
+	return s
 }
 
 // point sets the processes whose CPU the next readings take.
@@ -141,11 +148,7 @@ func (s *cpuSampler) step(ctx context.Context, now time.Time) {
 	s.mu.Unlock()
 	r := demand.Reading{At: now, CPU: map[string]float64{}}
 	v := cpuView{quota: map[string]float64{}, source: map[string]SourceResult{}}
-	v.source["executions"] = timed(ctx, "executions", s.cfg.Interval, func(ctx context.Context) (err error) {
-		r.Executions, err = s.cfg.Executions.Completed(ctx)
-		return err
-	})
-	v.completed, v.counted = r.Executions, v.source["executions"].Up
+	counts := s.countExecutions(ctx, &r, &v)
 	if s.cfg.Host != nil {
 		v.source["procstat"] = timed(ctx, "procstat", s.cfg.Interval, func(context.Context) error {
 			h, err := s.cfg.Host()
@@ -162,11 +165,47 @@ func (s *cpuSampler) step(ctx context.Context, now time.Time) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if v.source["executions"].Up {
-		s.tracker.Add(r)
+	if v.counted {
+		s.track(v.countedFrom, r)
+	}
+	if !counts {
+		s.newWindow()
 	}
 	v.estimate, v.has, v.waiting = s.tracker.Last()
+	if !counts {
+		v.waiting = errNotCounted.Error()
+	}
 	s.view = v
+}
+
+// countExecutions reads the execution count into r. counts is false in
+// queue mode without Redis, which counts nothing and is no source.
+func (s *cpuSampler) countExecutions(ctx context.Context, r *demand.Reading, v *cpuView) (counts bool) {
+	var from string
+	res := timed(ctx, "executions", s.cfg.Interval, func(ctx context.Context) (err error) {
+		r.Executions, from, err = s.count.completed(ctx)
+		return err
+	})
+	if res.Err == errNotCounted.Error() {
+		return false
+	}
+	v.source["executions"] = res
+	v.completed, v.counted, v.countedFrom = r.Executions, res.Up, from
+	return true
+}
+
+func (s *cpuSampler) newWindow() {
+	s.tracker, s.from = demand.Tracker{Window: s.cfg.Window, MinExecutions: s.cfg.MinExecutions}, ""
+}
+
+// track adds r to the window; a count from another source than the
+// window's starts a new window, since the two counters differ.
+func (s *cpuSampler) track(from string, r demand.Reading) {
+	if from != s.from {
+		s.newWindow()
+	}
+	s.from = from
+	s.tracker.Add(r)
 }
 
 func (s *cpuSampler) readProcs(procs []topology.Process, cpu, quota map[string]float64) error {

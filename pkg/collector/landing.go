@@ -8,6 +8,8 @@ import (
 	"net/http"
 	"sort"
 	"time"
+
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/topology"
 )
 
 // LandingHandler serves "/": the verdict in words, the topology, service
@@ -108,6 +110,9 @@ func serviceLines(r *Report) []string {
 			out = append(out, fmt.Sprintf("%s stage: %s (%s)", st, seconds(u.Time), u.Note))
 		}
 	}
+	if r.CPU != nil && r.CPU.CountedFrom != "" {
+		out = append(out, countNote(r.CPU.CountedFrom))
+	}
 	return append(out, r.Skipped...)
 }
 
@@ -131,12 +136,7 @@ func queueLines(r *Report) []string {
 }
 
 func memoryRows(r *Report) []memoryRow {
-	via := map[string]string{}
-	for _, w := range r.Topology.Workers {
-		for _, a := range w.Runners {
-			via[a.Runner.ID] = "→ " + w.Worker.InstanceName() + " (" + a.Via + ")"
-		}
-	}
+	via := pairings(r.Topology)
 	var rows []memoryRow
 	for _, c := range r.Processes {
 		m, ok := r.Memory[c.ID]
@@ -150,6 +150,24 @@ func memoryRows(r *Report) []memoryRow {
 	}
 	sort.Slice(rows, func(i, j int) bool { return rows[i].Name < rows[j].Name })
 	return rows
+}
+
+// pairings says, by process ID, which main or worker each runner serves,
+// and which process launches a runner of its own.
+func pairings(t topology.Topology) map[string]string {
+	via := map[string]string{}
+	for _, nodes := range [][]topology.WorkerNode{t.Workers, t.Manual} {
+		for _, w := range nodes {
+			for _, a := range w.Runners {
+				if a.Internal() {
+					via[w.Worker.ID] = fmt.Sprintf("own internal runner, limit %d", a.Runner.Settings.RunnerLimit.Value)
+					continue
+				}
+				via[a.Runner.ID] = "→ " + w.Worker.InstanceName() + " (" + a.Via + ")"
+			}
+		}
+	}
+	return via
 }
 
 func problems(r *Report) []string {

@@ -20,7 +20,7 @@ import (
 // stands.
 func TestInspectErrorLeavesOneContainerOut(t *testing.T) {
 	h := dockertest.New(t, "exec /bin/sleep 300")
-	h.Start("worker-1", dockertest.WorkerArgv("--concurrency=7"), dockertest.WithSecrets("N8N_RUNNERS_BROKER_PORT=5689"), 0)
+	h.Start("worker-1", dockertest.WorkerArgv("--concurrency=7"), dockertest.WithSecrets(dockertest.Queue("N8N_RUNNERS_BROKER_PORT=5689")...), 0)
 	runner := h.Start("runner-1-1", dockertest.RunnerArgv, dockertest.WithSecrets("N8N_RUNNERS_TASK_BROKER_URI=http://127.0.0.1:5689", "N8N_RUNNERS_MAX_CONCURRENCY=3"), 0)
 	dc, err := dockerstats.NewClient("", h.Filter(), 4, client.WithHTTPClient(dockertest.NewFakeInspectFault(t, runner)))
 	if err != nil {

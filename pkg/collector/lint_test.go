@@ -4,6 +4,7 @@ import (
 	"log/slog"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/brokerprobe"
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/queue"
@@ -37,7 +38,10 @@ func TestCollectorsLint(t *testing.T) {
 				"n8n_container_oom_kills_total", "n8n_queue_jobs", "n8n_exporter_source_up", "n8n_service_time_seconds"}},
 		{"lab report with CPU bounds", []prometheus.Collector{reportCollector{cpuBoundReport(t)}},
 			[]string{"n8n_resource_demand_seconds", "n8n_resource_servers", "n8n_resource_ceiling_executions_per_second",
-				"n8n_cluster_bottleneck", "n8n_cluster_executions_total"}},
+				"n8n_cluster_bottleneck", "n8n_cluster_executions_total", "n8n_exporter_executions_source"}},
+		{"regular mode, internal runner", []prometheus.Collector{reportCollector{shapeReport(t,
+			ServiceTime{Stage: "job", Source: "n8n", Time: time.Second}, "inspect-regular-main.json", "inspect-webhook.json")}},
+			[]string{"n8n_worker_concurrency", "n8n_runner_max_concurrency", "n8n_worker_ceiling_executions_per_second"}},
 		{"broker probe", []prometheus.Collector{probe},
 			[]string{"n8n_runner_tasks_running", "n8n_runner_connections", "n8n_runner_tasks_total",
 				"n8n_runner_task_duration_seconds", "n8n_runner_frame_parse_errors_total"}},

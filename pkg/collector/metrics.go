@@ -2,6 +2,7 @@ package collector
 
 import (
 	"context"
+	"math"
 
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/topology"
 	"github.com/prometheus/client_golang/prometheus"
@@ -17,8 +18,8 @@ var containerLabels = []string{"container", "role"}
 
 // Names come from pkg/metricname, which dashboards, rules and readers share.
 var (
-	workerConcurrency = desc(metricname.WorkerConcurrency, "Worker concurrency (N8N_CONCURRENCY_PRODUCTION_LIMIT or --concurrency).", "worker")
-	runnerLimit       = desc(metricname.RunnerMaxConcurrency, "Task runner limit N8N_RUNNERS_MAX_CONCURRENCY; worker is empty for a runner that reaches no worker.", "runner", "worker")
+	workerConcurrency = desc(metricname.WorkerConcurrency, "Worker concurrency (N8N_CONCURRENCY_PRODUCTION_LIMIT or --concurrency); for a regular-mode main, its N8N_CONCURRENCY_PRODUCTION_LIMIT, +Inf for none.", "worker")
+	runnerLimit       = desc(metricname.RunnerMaxConcurrency, "Task runner limit N8N_RUNNERS_MAX_CONCURRENCY; runner <process>/internal is the process's own; worker is empty for a runner that serves no production execution.", "runner", "worker")
 	workerRunnerCap   = desc(metricname.WorkerRunnerCapacity, "Sum of the limits of the runners attached to the worker; 0 = worker without runner.", "worker")
 	workerEffective   = desc(metricname.WorkerEffectiveConcurrency, "min(worker concurrency, runner capacity).", "worker")
 	workerBottleneck  = desc(metricname.WorkerBottleneck, "1 on the side that limits the worker (runner or worker).", "worker", "component")
@@ -84,12 +85,26 @@ func Emit(r *Report, ch chan<- prometheus.Metric) {
 	emitBounds(r, ch)
 }
 
+// emitTopology publishes the slots of every main and worker that runs
+// production executions (+Inf for no slot limit) and every runner's
+// limit; a runner serving no production execution (unpaired, or a
+// queue-mode main's) has worker "".
 func emitTopology(r *Report, ch chan<- prometheus.Metric) {
 	for _, w := range r.Topology.Workers {
 		name := w.Worker.InstanceName()
-		knownGauge(ch, workerConcurrency, w.Worker.Settings.Concurrency, name)
+		conc := w.Worker.Settings.Concurrency
+		if conc.Known() && conc.Value == topology.NoLimit {
+			gauge(ch, workerConcurrency, math.Inf(1), name)
+		} else {
+			knownGauge(ch, workerConcurrency, conc, name)
+		}
 		for _, a := range w.Runners {
 			knownGauge(ch, runnerLimit, a.Runner.Settings.RunnerLimit, a.Runner.Name, name)
+		}
+	}
+	for _, m := range r.Topology.Manual {
+		for _, a := range m.Runners {
+			knownGauge(ch, runnerLimit, a.Runner.Settings.RunnerLimit, a.Runner.Name, "")
 		}
 	}
 	for _, a := range r.Topology.Unpaired {

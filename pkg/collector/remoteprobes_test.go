@@ -93,7 +93,8 @@ func workerPod(name, metrics string) *corev1.Pod {
 		return out
 	}
 	cs := []corev1.Container{
-		{Name: "n8n", Command: []string{"/opt/node/bin/node", "/opt/n8n/bin/n8n"}, Args: []string{"worker", "--concurrency=15"}},
+		{Name: "n8n", Command: []string{"/opt/node/bin/node", "/opt/n8n/bin/n8n"}, Args: []string{"worker", "--concurrency=15"},
+			Env: env("N8N_RUNNERS_MODE", "external")},
 		{Name: "task-runner", Command: []string{"/bin/sh", "/opt/lab/runner-loop.sh", "/opt/n8n/node_modules/@n8n/task-runner/dist/start.js"},
 			Env: env("N8N_RUNNERS_TASK_BROKER_URI", "http://localhost:5680", "N8N_RUNNERS_MAX_CONCURRENCY", "5")},
 		{Name: "probe", Image: "localhost/n8n-ceiling/exporter:dev",

@@ -49,11 +49,11 @@ func (c reportCollector) Collect(ch chan<- prometheus.Metric) { Emit(c.r, ch) }
 
 func TestEmitLabTopology(t *testing.T) {
 	want := `
-# HELP n8n_worker_concurrency Worker concurrency (N8N_CONCURRENCY_PRODUCTION_LIMIT or --concurrency).
+# HELP n8n_worker_concurrency Worker concurrency (N8N_CONCURRENCY_PRODUCTION_LIMIT or --concurrency); for a regular-mode main, its N8N_CONCURRENCY_PRODUCTION_LIMIT, +Inf for none.
 # TYPE n8n_worker_concurrency gauge
 n8n_worker_concurrency{worker="fx-worker-1"} 15
 n8n_worker_concurrency{worker="fx-worker-2"} 15
-# HELP n8n_runner_max_concurrency Task runner limit N8N_RUNNERS_MAX_CONCURRENCY; worker is empty for a runner that reaches no worker.
+# HELP n8n_runner_max_concurrency Task runner limit N8N_RUNNERS_MAX_CONCURRENCY; runner <process>/internal is the process's own; worker is empty for a runner that serves no production execution.
 # TYPE n8n_runner_max_concurrency gauge
 n8n_runner_max_concurrency{runner="fx-runner-1-1",worker="fx-worker-1"} 10
 # HELP n8n_worker_runner_capacity Sum of the limits of the runners attached to the worker; 0 = worker without runner.

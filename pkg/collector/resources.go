@@ -5,11 +5,17 @@ import (
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/topology"
 )
 
+// InternalHostCores is the CPU of a container whose n8n process launches
+// an internal runner: two Node processes, each up to
+// capacity.ProcessCores. Without a split per process, their sum is one
+// resource.
+const InternalHostCores = 2 * capacity.ProcessCores
+
 // cpuResources turns the sampler's view into CPU resources: the host's
-// cores and, per running n8n container read, capacity.ProcessCores or its
-// quota if lower. A resource without a demand in the estimate is unknown, with the
-// reason.
-func cpuResources(v cpuView, procs []topology.Process) []capacity.Resource {
+// cores and, per running n8n container read, capacity.ProcessCores
+// (InternalHostCores for the IDs in internal) or its quota if lower. A
+// resource without a demand in the estimate is unknown, with the reason.
+func cpuResources(v cpuView, procs []topology.Process, internal map[string]bool) []capacity.Resource {
 	var out []capacity.Resource
 	if v.cores > 0 {
 		out = append(out, cpuResource(v, capacity.HostCPU, float64(v.cores)))
@@ -21,10 +27,27 @@ func cpuResources(v cpuView, procs []topology.Process) []capacity.Resource {
 			continue
 		}
 		m := capacity.ProcessCores
+		if internal[p.ID] {
+			m = InternalHostCores
+		}
 		if q > 0 {
 			m = min(m, q)
 		}
 		out = append(out, cpuResource(v, name, m))
+	}
+	return out
+}
+
+// internalHosts are the IDs of the processes that launch a runner of
+// their own.
+func internalHosts(t topology.Topology) map[string]bool {
+	out := map[string]bool{}
+	for _, nodes := range [][]topology.WorkerNode{t.Workers, t.Manual} {
+		for _, w := range nodes {
+			if w.Worker.Settings.LaunchesRunner() {
+				out[w.Worker.ID] = true
+			}
+		}
 	}
 	return out
 }

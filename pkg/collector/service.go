@@ -165,19 +165,35 @@ func (c *Collector) evaluate(r *Report) {
 func cluster(t topology.Topology, service capacity.ServiceTime) (capacity.Cluster, error) {
 	cl := capacity.Cluster{Service: service}
 	for _, w := range t.Workers {
-		conc := w.Worker.Settings.Concurrency
-		if !conc.Known() {
-			return cl, fmt.Errorf("worker %s: concurrency unknown (%s)", w.Worker.InstanceName(), conc.Unknown)
-		}
-		cw := capacity.Worker{Name: w.Worker.InstanceName(), Concurrency: conc.Value}
-		for _, a := range w.Runners {
-			limit := a.Runner.Settings.RunnerLimit
-			if !limit.Known() {
-				return cl, fmt.Errorf("runner %s: limit unknown (%s)", a.Runner.Name, limit.Unknown)
-			}
-			cw.Runners = append(cw.Runners, capacity.Runner{Name: a.Runner.Name, Limit: limit.Value})
+		cw, err := modelWorker(w)
+		if err != nil {
+			return cl, err
 		}
 		cl.Workers = append(cl.Workers, cw)
 	}
 	return cl, nil
+}
+
+// modelWorker is one main or worker as the model sees it. Whether a
+// process with no runner attached launches one of its own is unknown when
+// its N8N_RUNNERS_MODE is.
+func modelWorker(w topology.WorkerNode) (capacity.Worker, error) {
+	p := w.Worker
+	name := string(p.Role) + " " + p.InstanceName()
+	conc, mode := p.Settings.Concurrency, p.Settings.RunnersMode
+	switch {
+	case !conc.Known():
+		return capacity.Worker{}, fmt.Errorf("%s: concurrency unknown (%s)", name, conc.Unknown)
+	case !mode.Known() && len(w.Runners) == 0:
+		return capacity.Worker{}, fmt.Errorf("%s: no runner reaches it and its runner mode is unknown (%s)", name, mode.Unknown)
+	}
+	cw := capacity.Worker{Name: p.InstanceName(), Concurrency: conc.Value, Unlimited: conc.Value == topology.NoLimit}
+	for _, a := range w.Runners {
+		limit := a.Runner.Settings.RunnerLimit
+		if !limit.Known() {
+			return cw, fmt.Errorf("runner %s: limit unknown (%s)", a.Runner.Name, limit.Unknown)
+		}
+		cw.Runners = append(cw.Runners, capacity.Runner{Name: a.Runner.Name, Limit: limit.Value})
+	}
+	return cw, nil
 }

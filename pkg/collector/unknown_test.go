@@ -27,11 +27,11 @@ func TestUnknownSettingGivesNoVerdict(t *testing.T) {
 	r := &Report{Topology: topology.Pair([]topology.Process{w, rn, lost})}
 	New(Config{}).evaluate(r)
 	got := strings.Join(Verdict(r), "\n")
-	if r.Verdict != nil || got != "no verdict: worker n8n/w-0: concurrency unknown (N8N_CONCURRENCY_PRODUCTION_LIMIT: from Secret n8n/env)" {
+	if r.Verdict != nil || got != "queue mode, 1 worker, external runner\nno verdict: worker n8n/w-0: concurrency unknown (N8N_CONCURRENCY_PRODUCTION_LIMIT: from Secret n8n/env)" {
 		t.Errorf("verdict %q", got)
 	}
 	want := `
-# HELP n8n_runner_max_concurrency Task runner limit N8N_RUNNERS_MAX_CONCURRENCY; worker is empty for a runner that reaches no worker.
+# HELP n8n_runner_max_concurrency Task runner limit N8N_RUNNERS_MAX_CONCURRENCY; runner <process>/internal is the process's own; worker is empty for a runner that serves no production execution.
 # TYPE n8n_runner_max_concurrency gauge
 n8n_runner_max_concurrency{runner="n8n/w-0/lost",worker=""} 2
 n8n_runner_max_concurrency{runner="n8n/w-0/runner",worker="n8n/w-0"} 4
@@ -41,5 +41,19 @@ n8n_runner_max_concurrency{runner="n8n/w-0/runner",worker="n8n/w-0"} 4
 	}
 	if line := unpairedLine(r.Topology.Unpaired[0]); line != "runner n8n/w-0/lost reaches no known worker (N8N_RUNNERS_TASK_BROKER_URI: from Secret n8n/env); its slots are not counted" {
 		t.Errorf("unpaired: %q", line)
+	}
+}
+
+// A worker no runner reaches whose N8N_RUNNERS_MODE cannot be read may run
+// its own runner or none: no verdict.
+func TestUnknownRunnersModeGivesNoVerdict(t *testing.T) {
+	w := topology.Process{ID: "w", Name: "w", Role: topology.RoleWorker}
+	w.Settings.Concurrency = topology.Of(10)
+	w.Settings.RunnersMode = topology.Setting[topology.RunnersMode]{Unknown: "N8N_RUNNERS_MODE: from Secret n8n/env"}
+	r := &Report{Topology: topology.Pair([]topology.Process{w})}
+	New(Config{}).evaluate(r)
+	want := "no verdict: worker w: no runner reaches it and its runner mode is unknown (N8N_RUNNERS_MODE: from Secret n8n/env)"
+	if got := Verdict(r); r.Verdict != nil || len(got) != 2 || got[1] != want {
+		t.Errorf("verdict %q", got)
 	}
 }

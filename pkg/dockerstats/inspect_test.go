@@ -70,7 +70,7 @@ func TestFromInspectNetworks(t *testing.T) {
 	worker := []string{"n8n", "worker"}
 	runner := []string{"node", "/usr/lib/node_modules/@n8n/task-runner/dist/start.js"}
 	const id = "0123456789abcdef0123"
-	w, ok := FromInspect(inspected(id, "Stack-Worker-1", "stack_default", "N8N-Worker", "wHost", worker, nil,
+	w, ok := FromInspect(inspected(id, "Stack-Worker-1", "stack_default", "N8N-Worker", "wHost", worker, []string{"N8N_RUNNERS_MODE=external"},
 		map[string]*network.EndpointSettings{"stack_default": {Aliases: []string{"N8N-Worker", "short"}, IPAddress: "172.18.0.5", GlobalIPv6Address: "fd00::5"}}))
 	var addrs []string
 	for _, a := range w.Net.Addresses {

@@ -18,10 +18,12 @@ import (
 // broker ports and a probe, and a worker left without a runner.
 func TestIntegrationDiscoverAndPair(t *testing.T) {
 	h := newLabHarness(t, "exec /bin/sleep 300")
-	h.Start("main", dockertest.MainArgv, dockertest.WithSecrets("N8N_PORT=5678", "N8N_RUNNERS_BROKER_PORT=5679"), 0)
-	h.Start("worker-1", dockertest.WorkerArgv("--concurrency=7"), dockertest.WithSecrets("N8N_RUNNERS_BROKER_PORT=5689", "QUEUE_HEALTH_CHECK_PORT=5688"), 0)
-	h.Start("worker-2", dockertest.WorkerArgv("--concurrency", "15"), dockertest.WithSecrets("N8N_RUNNERS_BROKER_PORT=5699", "N8N_CONCURRENCY_PRODUCTION_LIMIT=-1"), 0)
-	h.Start("worker-3", dockertest.WorkerArgv(), dockertest.WithSecrets("N8N_RUNNERS_BROKER_PORT=5709", "N8N_CONCURRENCY_PRODUCTION_LIMIT=4"), 0)
+	h.Start("main", dockertest.MainArgv, dockertest.WithSecrets(dockertest.Queue("N8N_PORT=5678", "N8N_RUNNERS_BROKER_PORT=5679")...), 0)
+	h.Start("worker-1", dockertest.WorkerArgv("--concurrency=7"), dockertest.WithSecrets(dockertest.Queue("N8N_RUNNERS_BROKER_PORT=5689", "QUEUE_HEALTH_CHECK_PORT=5688")...), 0)
+	h.Start("worker-2", dockertest.WorkerArgv("--concurrency", "15"), dockertest.WithSecrets(dockertest.Queue("N8N_RUNNERS_BROKER_PORT=5699", "N8N_CONCURRENCY_PRODUCTION_LIMIT=-1")...), 0)
+	h.Start("worker-3", dockertest.WorkerArgv(), dockertest.WithSecrets(dockertest.Queue("N8N_RUNNERS_BROKER_PORT=5709", "N8N_CONCURRENCY_PRODUCTION_LIMIT=4")...), 0)
+	// worker-4 is left on n8n's runner default: its own runner, limit 6.
+	h.Start("worker-4", dockertest.WorkerArgv(), dockertest.WithSecrets("EXECUTIONS_MODE=queue", "N8N_RUNNERS_BROKER_PORT=5719", "N8N_RUNNERS_MAX_CONCURRENCY=6"), 0)
 	runner := dockertest.RunnerArgv
 	h.Start("runner-1-1", runner, dockertest.WithSecrets("N8N_RUNNERS_TASK_BROKER_URI=http://127.0.0.1:5689", "N8N_RUNNERS_MAX_CONCURRENCY=3"), 0)
 	h.Start("runner-1-2", runner, dockertest.WithSecrets("N8N_RUNNERS_TASK_BROKER_URI=http://127.0.0.1:5689", "N8N_RUNNERS_MAX_CONCURRENCY=2"), 0)
@@ -29,16 +31,16 @@ func TestIntegrationDiscoverAndPair(t *testing.T) {
 	h.Start("probe-1", dockertest.ProbeArgv, []string{"EXPORTER_DISCOVERY=false", "PROBE_LISTEN=127.0.0.1:5711", "PROBE_UPSTREAM=http://127.0.0.1:5699", "PROBE_NAME=runner-2"}, 0)
 	h.Start("not-n8n", []string{"/bin/sleep", "300"}, dockertest.WithSecrets(), 0)
 
-	cs := h.discover(8)
-	if len(cs) != 8 {
-		t.Fatalf("discovered %d n8n containers, want 8: %+v", len(cs), cs)
+	cs := h.discover(9)
+	if len(cs) != 9 {
+		t.Fatalf("discovered %d n8n containers, want 9: %+v", len(cs), cs)
 	}
 	top := topology.Pair(cs)
-	if len(top.Workers) != 3 || len(top.Mains) != 1 || len(top.Probes) != 1 || len(top.Unpaired) != 0 {
+	if len(top.Workers) != 4 || len(top.Mains) != 1 || len(top.Manual) != 1 || len(top.Probes) != 1 || len(top.Unpaired) != 0 {
 		t.Fatalf("topology %+v", top)
 	}
 	want := map[string]struct{ conc, capacity int }{
-		h.Name("worker-1"): {7, 5}, h.Name("worker-2"): {15, 10}, h.Name("worker-3"): {4, 0},
+		h.Name("worker-1"): {7, 5}, h.Name("worker-2"): {15, 10}, h.Name("worker-3"): {4, 0}, h.Name("worker-4"): {10, 6},
 	}
 	for _, w := range top.Workers {
 		capacity := 0

@@ -49,8 +49,15 @@ func runningPod(ns, name, ip string, cs ...corev1.Container) *corev1.Pod {
 }
 
 // hostingWorker is n8n-io's worker container: `n8n worker --concurrency`,
-// secrets by secretKeyRef, broker settings by configMapKeyRef.
+// secrets by secretKeyRef, broker settings by configMapKeyRef, external
+// runners for its task-runner sidecar.
 func hostingWorker(concurrency string, extra ...corev1.EnvVar) corev1.Container {
+	return defaultWorker(concurrency, append([]corev1.EnvVar{val("N8N_RUNNERS_MODE", "external")}, extra...)...)
+}
+
+// defaultWorker is that container left on n8n's runner default: no
+// N8N_RUNNERS_MODE, so it launches its own runner.
+func defaultWorker(concurrency string, extra ...corev1.EnvVar) corev1.Container {
 	return corev1.Container{Name: "n8n-worker", Image: "docker.n8n.io/n8nio/n8n:2.23.2", Command: []string{"n8n"},
 		Args: []string{"worker", "--concurrency=" + concurrency},
 		Env: append([]corev1.EnvVar{

@@ -125,11 +125,38 @@ func TestTranslate(t *testing.T) {
 			return c
 		}(), communityRunner(), probeSidecar("127.0.0.1:5690", ":9810"))},
 		cms: []*corev1.ConfigMap{
-			configMap(ns, "n8n-task-broker-configmap", map[string]string{"N8N_RUNNERS_BROKER_PORT": "5690"}),
+			configMap(ns, "n8n-task-broker-configmap", map[string]string{"N8N_RUNNERS_BROKER_PORT": "5690", "N8N_RUNNERS_MODE": "external"}),
 			configMap(ns, "n8n-task-runners-configmap", map[string]string{"N8N_RUNNERS_MAX_CONCURRENCY": "5",
 				"N8N_RUNNERS_TASK_BROKER_URI": "http://127.0.0.1:5690"}),
 			configMap(ns, "n8n-queue-configmap", nil)},
 		want: []string{"worker n8n/a conc 10 | n8n/a/n8n-task-runners limit 5 via probe n8n/a/probe (netns) → netns"},
+	}, {
+		name: "no runner sidecar and N8N_RUNNERS_MODE unset: the worker's own runner, with its limit",
+		pods: []*corev1.Pod{runningPod(ns, "a", "10.1.0.7", defaultWorker("10", val("N8N_RUNNERS_MAX_CONCURRENCY", "6")))},
+		cms:  hostingCMs,
+		want: []string{"worker n8n/a conc 10 | n8n/a/n8n-worker/internal limit 6 via internal"},
+	}, {
+		name: "N8N_RUNNERS_MODE internal and the limit from a ConfigMap; a Secret's limit is unknown",
+		pods: []*corev1.Pod{
+			runningPod(ns, "a", "10.1.0.7", defaultWorker("10", fromConfigMap("N8N_RUNNERS_MODE", "tuning", "mode", false),
+				fromConfigMap("N8N_RUNNERS_MAX_CONCURRENCY", "tuning", "runnerLimit", false))),
+			runningPod(ns, "b", "10.1.0.8", defaultWorker("10", fromSecret("N8N_RUNNERS_MAX_CONCURRENCY", "limits", "max")))},
+		cms: append(hostingCMs, configMap(ns, "tuning", map[string]string{"mode": "internal", "runnerLimit": "3"})),
+		want: []string{"worker n8n/a conc 10 | n8n/a/n8n-worker/internal limit 3 via internal",
+			"worker n8n/b conc 10 | n8n/b/n8n-worker/internal limit unknown via internal",
+			"problem n8n/b/n8n-worker: N8N_RUNNERS_MAX_CONCURRENCY cannot be read (from Secret n8n/limits)"},
+	}, {
+		name: "N8N_RUNNERS_MODE external and no sidecar: a worker without runner; from a Secret: unknown",
+		pods: []*corev1.Pod{
+			runningPod(ns, "a", "10.1.0.7", hostingWorker("10")),
+			runningPod(ns, "b", "10.1.0.8", defaultWorker("10", fromSecret("N8N_RUNNERS_MODE", "modes", "runners")))},
+		cms: hostingCMs,
+		want: []string{"worker n8n/a conc 10", "worker n8n/b conc 10",
+			"problem n8n/b/n8n-worker: N8N_RUNNERS_MODE cannot be read (from Secret n8n/modes)"},
+	}, {
+		name: "a main on n8n's defaults is a worker of its own: regular mode, no slot limit (-1), its own runner",
+		pods: []*corev1.Pod{runningPod(ns, "m", "10.1.0.7", corev1.Container{Name: "n8n", Image: "n8nio/n8n:2.23.2", Args: []string{"start"}})},
+		want: []string{"worker n8n/m conc -1 | n8n/m/n8n/internal limit 10 via internal"},
 	}, {
 		name: "runners in their own pods through a Service's EndpointSlice: short name, full name, another port",
 		pods: []*corev1.Pod{brokerPod,

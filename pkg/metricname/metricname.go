@@ -41,6 +41,7 @@ const (
 	ResourceCeiling   = "n8n_resource_ceiling_executions_per_second"
 	ClusterBottleneck = "n8n_cluster_bottleneck"
 	ClusterExecutions = "n8n_cluster_executions_total"
+	ExecutionsSource  = "n8n_exporter_executions_source"
 )
 
 // BuildInfo is the exporter binary's own build metric (cmd/exporter),
@@ -89,7 +90,7 @@ func Exporter() []string {
 		WorkerBottleneck, WorkerCeiling, ClusterEffectiveConcurrency, ClusterCeiling, ClusterWorkersWithoutRunner,
 		ServiceTime, ServiceTimeUsed, ContainerWorkingSet, ContainerRSS, ContainerMemoryLimit, ContainerOOMKilled,
 		ContainerOOMKills, ContainerRestarts, QueueJobs, SourceUp, SourceDuration, InspectErrors, ContainerInfo,
-		ResourceDemand, ResourceServers, ResourceCeiling, ClusterBottleneck, ClusterExecutions}
+		ResourceDemand, ResourceServers, ResourceCeiling, ClusterBottleneck, ClusterExecutions, ExecutionsSource}
 }
 
 // Probe lists the names a broker probe emits.

@@ -39,7 +39,7 @@ func (s *Snapshot) Model() (Model, error) {
 	md.Job, md.Task = s.serviceFigures()
 	md.Cluster = capacity.Cluster{Service: serviceTime(md.Job, md.Task)}
 	for _, w := range s.Workers {
-		cw := capacity.Worker{Name: w.Name, Concurrency: w.Concurrency}
+		cw := capacity.Worker{Name: w.Name, Concurrency: w.Concurrency, Unlimited: w.Unlimited}
 		for _, r := range w.Runners {
 			cw.Runners = append(cw.Runners, capacity.Runner{Name: r.Name, Limit: r.Limit})
 		}

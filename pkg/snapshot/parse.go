@@ -3,6 +3,7 @@ package snapshot
 import (
 	"fmt"
 	"io"
+	"math"
 
 	dto "github.com/prometheus/client_model/go"
 	"github.com/prometheus/common/expfmt"
@@ -49,7 +50,11 @@ func (f families) workers(s *Snapshot) {
 	for _, x := range f.series(metricname.WorkerConcurrency) {
 		name := label(x, "worker")
 		index[name] = len(s.Workers)
-		s.Workers = append(s.Workers, Worker{Name: name, Concurrency: int(value(x))})
+		w := Worker{Name: name, Unlimited: math.IsInf(value(x), 1)}
+		if !w.Unlimited {
+			w.Concurrency = int(value(x))
+		}
+		s.Workers = append(s.Workers, w)
 	}
 	for _, x := range f.series(metricname.RunnerMaxConcurrency) {
 		r := Runner{Name: label(x, "runner"), Worker: label(x, "worker"), Limit: int(value(x))}

@@ -42,7 +42,8 @@ type Sample struct {
 // concurrency series are not kept, except runner limits (see Unpaired).
 type Worker struct {
 	Name        string
-	Concurrency int
+	Concurrency int      // 0 when Unlimited
+	Unlimited   bool     // +Inf concurrency: a regular-mode main with no slot limit
 	Runners     []Runner // runner limits naming this worker
 	Capacity    Sample   // sum of its runners' limits; 0 = worker without runner
 	Effective   Sample

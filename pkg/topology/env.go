@@ -6,14 +6,17 @@ import "strings"
 // value in a process's environment (tokens, keys, passwords) is dropped
 // without being copied.
 var whitelist = map[string]bool{
-	"N8N_CONCURRENCY_PRODUCTION_LIMIT": true,
-	"N8N_RUNNERS_MAX_CONCURRENCY":      true,
-	"N8N_RUNNERS_BROKER_PORT":          true,
-	"N8N_RUNNERS_TASK_BROKER_URI":      true,
-	"N8N_PORT":                         true,
-	"PROBE_LISTEN":                     true,
-	"PROBE_UPSTREAM":                   true,
-	"EXPORTER_LISTEN":                  true,
+	"N8N_CONCURRENCY_PRODUCTION_LIMIT":     true,
+	"N8N_RUNNERS_MAX_CONCURRENCY":          true,
+	"N8N_RUNNERS_BROKER_PORT":              true,
+	"N8N_RUNNERS_TASK_BROKER_URI":          true,
+	"N8N_RUNNERS_MODE":                     true,
+	"EXECUTIONS_MODE":                      true,
+	"OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS": true,
+	"N8N_PORT":                             true,
+	"PROBE_LISTEN":                         true,
+	"PROBE_UPSTREAM":                       true,
+	"EXPORTER_LISTEN":                      true,
 }
 
 // Whitelisted reports whether key's value may be read.

@@ -11,6 +11,7 @@ const (
 	ViaIP       = "ip"        // one of its IPs
 	ViaHostPort = "host-port" // loopback, both on the host network
 	ViaNetns    = "netns"     // loopback in a shared network namespace
+	ViaInternal = "internal"  // the host's own child process (N8N_RUNNERS_MODE=internal)
 )
 
 // Network is what pairing knows of where a process can be reached and

@@ -7,16 +7,25 @@ import (
 
 // Topology is the processes grouped the way capacity sees them.
 type Topology struct {
-	Workers  []WorkerNode // sorted by name
-	Mains    []Process
+	// Workers run production executions, sorted by name: every
+	// queue-mode worker, and every regular-mode main, which is the worker
+	// of its own cluster.
+	Workers []WorkerNode
+	// Manual are the other mains (queue mode, or a mode that cannot be
+	// read) with their runners, sorted by name: a queue-mode main runs
+	// manual executions unless they are offloaded to the workers.
+	Manual   []WorkerNode
+	Mains    []Process // every main, in either mode
 	Webhooks []Process
 	Probes   []Process
-	// Unpaired are runners whose broker URI reaches no worker; Target says
-	// what it reaches instead ("main n8n-main", or "" for nothing).
+	// Unpaired are runners whose broker URI reaches no main or worker;
+	// Target says what it reaches instead ("webhook n8n-webhook", or ""
+	// for nothing).
 	Unpaired []Attachment
 }
 
-// WorkerNode is one worker and the runners whose broker URI reaches it.
+// WorkerNode is one main or worker and its runners: its internal runner
+// first, then those whose broker URI reaches it.
 type WorkerNode struct {
 	Worker  Process
 	Runners []Attachment
@@ -26,20 +35,20 @@ type WorkerNode struct {
 type Attachment struct {
 	Runner Process
 	Via    string // a Via… constant; through a probe, prefixed "probe <name> (<via>) → "
-	Target string // the worker's instance name; for an unpaired runner, what its broker URI reaches
+	Target string // its main's or worker's instance name; for an unpaired runner, what its broker URI reaches
 }
 
 // Pair groups processes into a Topology. A runner dialling a probe counts
-// for the worker behind that probe.
+// for the main or worker behind that probe.
 func Pair(ps []Process) Topology {
 	var t Topology
 	var runners, brokers []Process
 	for _, c := range ps {
 		switch {
-		case c.Role == RoleWorker:
-			t.Workers = append(t.Workers, WorkerNode{Worker: c})
+		case c.Role == RoleWorker || c.Role == RoleMain && c.Settings.Regular():
+			t.Workers = append(t.Workers, newNode(c))
 		case c.Role == RoleMain:
-			t.Mains = append(t.Mains, c)
+			t.Manual = append(t.Manual, newNode(c))
 		case c.Role == RoleWebhook:
 			t.Webhooks = append(t.Webhooks, c)
 		case c.Role == RoleProbe:
@@ -47,11 +56,15 @@ func Pair(ps []Process) Topology {
 		case c.Role.RunsTasks():
 			runners = append(runners, c)
 		}
+		if c.Role == RoleMain {
+			t.Mains = append(t.Mains, c)
+		}
 		if c.Role.HostsBroker() {
 			brokers = append(brokers, c)
 		}
 	}
-	slices.SortFunc(t.Workers, func(a, b WorkerNode) int { return strings.Compare(a.Worker.Name, b.Worker.Name) })
+	slices.SortFunc(t.Workers, byWorkerName)
+	slices.SortFunc(t.Manual, byWorkerName)
 	slices.SortFunc(runners, byName)
 	slices.SortFunc(brokers, byName)
 	for _, r := range runners {
@@ -62,8 +75,22 @@ func Pair(ps []Process) Topology {
 
 func byName(a, b Process) int { return strings.Compare(a.Name, b.Name) }
 
-// attach files runner r under the worker its broker URI reaches, or as
-// unpaired. A runner whose broker URI is unknown reaches nothing.
+func byWorkerName(a, b WorkerNode) int { return byName(a.Worker, b.Worker) }
+
+// node finds the main or worker with id.
+func (t *Topology) node(id string) *WorkerNode {
+	for _, nodes := range [][]WorkerNode{t.Workers, t.Manual} {
+		for i := range nodes {
+			if nodes[i].Worker.ID == id {
+				return &nodes[i]
+			}
+		}
+	}
+	return nil
+}
+
+// attach files runner r under the main or worker its broker URI reaches,
+// or as unpaired. A runner whose broker URI is unknown reaches nothing.
 func (t *Topology) attach(r Process, brokers []Process) {
 	if !r.Settings.Broker.Known() {
 		t.Unpaired = append(t.Unpaired, Attachment{Runner: r})
@@ -78,16 +105,12 @@ func (t *Topology) attach(r Process, brokers []Process) {
 		if !ok || !b.Settings.BrokerPort.Known() {
 			continue
 		}
-		if b.Role != RoleWorker {
-			t.Unpaired = append(t.Unpaired, Attachment{Runner: r, Via: prefix + via, Target: string(b.Role) + " " + b.InstanceName()})
+		if n := t.node(b.ID); n != nil {
+			n.Runners = append(n.Runners, Attachment{Runner: r, Via: prefix + via, Target: b.InstanceName()})
 			return
 		}
-		for i := range t.Workers {
-			if t.Workers[i].Worker.ID == b.ID {
-				t.Workers[i].Runners = append(t.Workers[i].Runners, Attachment{Runner: r, Via: prefix + via, Target: b.InstanceName()})
-				return
-			}
-		}
+		t.Unpaired = append(t.Unpaired, Attachment{Runner: r, Via: prefix + via, Target: string(b.Role) + " " + b.InstanceName()})
+		return
 	}
 	t.Unpaired = append(t.Unpaired, Attachment{Runner: r, Via: prefix})
 }

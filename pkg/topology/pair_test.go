@@ -79,8 +79,13 @@ func TestPairLabHostNetwork(t *testing.T) {
 	if got := runnersOf(top, "n8n-lab-worker-3"); len(got) != 0 {
 		t.Errorf("worker-3 should have no runner, got %v", got)
 	}
-	if len(top.Unpaired) != 2 || top.Unpaired[0].Target != "" || top.Unpaired[1].Target != "main n8n-lab-main" {
+	if len(top.Unpaired) != 1 || top.Unpaired[0].Runner.Name != "n8n-lab-runner-lost" || top.Unpaired[0].Target != "" {
 		t.Errorf("unpaired: %+v", top.Unpaired)
+	}
+	// main's mode was not read, so it runs no production execution: the
+	// runner dialling its broker is filed under it, not under a worker.
+	if len(top.Manual) != 1 || len(top.Manual[0].Runners) != 1 || top.Manual[0].Runners[0].Runner.Name != "n8n-lab-runner-x" {
+		t.Errorf("manual: %+v", top.Manual)
 	}
 }
 

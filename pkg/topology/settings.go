@@ -40,13 +40,20 @@ func (s Setting[T]) Known() bool { return s.Unknown == "" }
 // Settings are the values that decide capacity. Each is read only for the
 // roles it applies to and is zero (and known) for the others.
 type Settings struct {
-	Concurrency Setting[int]      // worker: effective concurrency
-	RunnerLimit Setting[int]      // runner, launcher: N8N_RUNNERS_MAX_CONCURRENCY
-	BrokerPort  Setting[int]      // main, worker, webhook: N8N_RUNNERS_BROKER_PORT
-	N8nPort     Setting[int]      // main: N8N_PORT, where /metrics is served
-	Broker      Setting[Endpoint] // runner, launcher: N8N_RUNNERS_TASK_BROKER_URI
-	Routes      Setting[[]Route]  // probe: PROBE_LISTEN and PROBE_UPSTREAM
-	MetricsPort Setting[int]      // probe: EXPORTER_LISTEN's port, where its /metrics is served
+	// Concurrency is a worker's effective concurrency, or a regular-mode
+	// main's N8N_CONCURRENCY_PRODUCTION_LIMIT (NoLimit for none).
+	Concurrency Setting[int]
+	// RunnerLimit is N8N_RUNNERS_MAX_CONCURRENCY of a runner or launcher,
+	// or of a main's or worker's internal runner.
+	RunnerLimit   Setting[int]
+	RunnersMode   Setting[RunnersMode]    // main, worker: N8N_RUNNERS_MODE
+	Executions    Setting[ExecutionsMode] // main: EXECUTIONS_MODE
+	OffloadManual Setting[bool]           // queue-mode main: OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS
+	BrokerPort    Setting[int]            // main, worker, webhook: N8N_RUNNERS_BROKER_PORT
+	N8nPort       Setting[int]            // main: N8N_PORT, where /metrics is served
+	Broker        Setting[Endpoint]       // runner, launcher: N8N_RUNNERS_TASK_BROKER_URI
+	Routes        Setting[[]Route]        // probe: PROBE_LISTEN and PROBE_UPSTREAM
+	MetricsPort   Setting[int]            // probe: EXPORTER_LISTEN's port, where its /metrics is served
 }
 
 // reader parses the whitelisted values and collects problems, each naming
@@ -67,6 +74,12 @@ func (r *reader) settings(role Role, argv []string) Settings {
 	case role == RoleProbe:
 		s.Routes = r.probeRoutes()
 		s.MetricsPort = r.metricsPort()
+	}
+	if role == RoleMain {
+		r.mainSettings(&s)
+	}
+	if role.HostsExecutions() {
+		r.runnerSettings(&s)
 	}
 	if role.HostsBroker() {
 		s.BrokerPort = r.positiveInt("N8N_RUNNERS_BROKER_PORT", DefaultBrokerPort)
@@ -104,6 +117,15 @@ func (r *reader) positiveInt(key string, def int) Setting[int] {
 // workerConcurrency follows n8n: N8N_CONCURRENCY_PRODUCTION_LIMIT wins
 // unless it is -1, then --concurrency, then 10.
 func (r *reader) workerConcurrency(argv []string) Setting[int] {
+	if s := r.productionLimit(); !s.Known() || s.Value != NoLimit {
+		return s
+	}
+	return Of(r.concurrencyFlag(argv))
+}
+
+// productionLimit reads N8N_CONCURRENCY_PRODUCTION_LIMIT: a positive
+// limit, else NoLimit (-1, unset, or malformed with a problem).
+func (r *reader) productionLimit() Setting[int] {
 	const key = "N8N_CONCURRENCY_PRODUCTION_LIMIT"
 	v, _, why := r.env.lookup(key)
 	if why != "" {
@@ -111,12 +133,12 @@ func (r *reader) workerConcurrency(argv []string) Setting[int] {
 	}
 	v = strings.TrimSpace(v)
 	if v == "" || v == "-1" {
-		return Of(r.concurrencyFlag(argv))
+		return Of(NoLimit)
 	}
 	n, err := strconv.Atoi(v)
 	if err != nil || n <= 0 {
 		r.problem(key + " is neither -1 nor a positive integer; ignored")
-		return Of(r.concurrencyFlag(argv))
+		return Of(NoLimit)
 	}
 	return Of(n)
 }

@@ -120,7 +120,10 @@ func TestUnknownSettings(t *testing.T) {
 	if l.RunnerLimit.Known() || l.Broker.Known() || p.Routes.Known() || !w.BrokerPort.Known() || w.BrokerPort.Value != DefaultBrokerPort {
 		t.Errorf("launcher %+v probe %+v worker %+v", l, p, w)
 	}
-	if len(r.problems) != 4 || r.problems[0] != "N8N_CONCURRENCY_PRODUCTION_LIMIT cannot be read (from Secret n8n/worker-env)" {
+	// The worker's internal runner (N8N_RUNNERS_MODE unset) takes the
+	// unreadable limit too.
+	if len(r.problems) != 5 || r.problems[0] != "N8N_CONCURRENCY_PRODUCTION_LIMIT cannot be read (from Secret n8n/worker-env)" ||
+		r.problems[1] != "N8N_RUNNERS_MAX_CONCURRENCY cannot be read (from Secret n8n/runner-env)" {
 		t.Errorf("problems %q", r.problems)
 	}
 	if !env.Has("N8N_RUNNERS_AUTH_TOKEN") || !env.Has("PROBE_UPSTREAM") || len(env.unknown) != 4 {
@@ -145,7 +148,7 @@ func TestMayHide(t *testing.T) {
 		t.Errorf("broker port set elsewhere: %+v", p.Settings.BrokerPort)
 	}
 	want := "N8N_CONCURRENCY_PRODUCTION_LIMIT: may come from Secret n8n/enc"
-	if p.Settings.Concurrency.Unknown != want || len(p.Problems) != 1 {
+	if p.Settings.Concurrency.Unknown != want || p.Settings.RunnersMode.Known() || len(p.Problems) != 2 {
 		t.Errorf("concurrency %+v, problems %v", p.Settings.Concurrency, p.Problems)
 	}
 	// A prefix limits the keys the Secret can set.

@@ -41,6 +41,13 @@ var Secrets = []string{"N8N_RUNNERS_AUTH_TOKEN=it-auth-token-5b1e", "N8N_ENCRYPT
 // SecretValues are the values of Secrets.
 var SecretValues = []string{"it-auth-token-5b1e", "it-encryption-key-0d7c", "it-db-password-e82f"}
 
+// Queue appends the lab's modes for a main or worker: queue mode, external
+// runners. Without them n8n's defaults apply: a regular-mode main, and an
+// internal runner in every main and worker.
+func Queue(env ...string) []string {
+	return append(env, "EXECUTIONS_MODE=queue", "N8N_RUNNERS_MODE=external")
+}
+
 // WithSecrets appends Secrets to env.
 func WithSecrets(env ...string) []string { return append(env, Secrets...) }
 

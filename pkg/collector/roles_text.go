@@ -1,0 +1,99 @@
+package collector
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/capacity"
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/topology"
+)
+
+// roleLines name the processes outside the production slots and what they
+// are to the ceiling: queue-mode mains with the runners of their manual
+// executions, and webhook processors.
+func roleLines(t topology.Topology) []string {
+	var out []string
+	for _, m := range t.Manual {
+		out = append(out, manualLine(m))
+	}
+	for _, w := range t.Webhooks {
+		out = append(out, fmt.Sprintf("webhook processor %s: takes webhook requests and queues them; it holds no execution slot, and its CPU (%s) is a resource of every webhook execution",
+			w.InstanceName(), capacity.ContainerCPU(w.Name)))
+	}
+	return out
+}
+
+// manualLine says what a main that is not its own cluster runs, and that
+// neither it nor its runners are in the production slots.
+func manualLine(m topology.WorkerNode) string {
+	p, s := m.Worker, m.Worker.Settings
+	cpu := fmt.Sprintf("; it holds no production execution slot, and its CPU (%s) is a resource of every execution it takes in", capacity.ContainerCPU(p.Name))
+	switch {
+	case !s.Executions.Known():
+		return fmt.Sprintf("main %s: its execution mode is unknown (%s), so it and its runners%s are not counted", p.InstanceName(), s.Executions.Unknown, listed(m.Runners))
+	case !s.OffloadManual.Known():
+		return fmt.Sprintf("main %s (queue mode): whether it runs manual executions on its runners%s is unknown (%s)", p.InstanceName(), listed(m.Runners), s.OffloadManual.Unknown) + cpu
+	case s.OffloadManual.Value:
+		line := fmt.Sprintf("main %s (queue mode): OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS is true, so the workers run manual executions too and it runs none", p.InstanceName())
+		if len(m.Runners) > 0 {
+			line += fmt.Sprintf(" (its runners %s stay idle)", runnerLimits(m.Runners))
+		}
+		return line + cpu
+	case len(m.Runners) == 0:
+		return fmt.Sprintf("main %s (queue mode): runs manual executions, but %s: their Code tasks fail after N8N_RUNNERS_TASK_REQUEST_TIMEOUT", p.InstanceName(), noRunnerWhy(p)) + cpu
+	}
+	return fmt.Sprintf("main %s (queue mode): runs manual executions on its runners %s, which are not in the production ceiling", p.InstanceName(), runnerLimits(m.Runners)) + cpu
+}
+
+// listed is " (10 (internal))", or "" for no runner.
+func listed(as []topology.Attachment) string {
+	if len(as) == 0 {
+		return ""
+	}
+	return " (" + runnerLimits(as) + ")"
+}
+
+// internalLines say, when internal runners serve production executions,
+// where their task time comes from, and how the CPU of every container
+// with an internal runner is counted.
+func internalLines(r *Report) []string {
+	var names, hosts []string
+	for _, nodes := range [][]topology.WorkerNode{r.Topology.Workers, r.Topology.Manual} {
+		for _, w := range nodes {
+			if w.Worker.Settings.LaunchesRunner() {
+				hosts = append(hosts, capacity.ContainerCPU(w.Worker.Name))
+			}
+		}
+	}
+	for _, w := range r.Topology.Workers {
+		for _, a := range w.Runners {
+			if a.Internal() {
+				names = append(names, a.Runner.Name)
+			}
+		}
+	}
+	var out []string
+	if len(names) > 0 {
+		out = append(out, fmt.Sprintf("%s %s: the child process of its host, where no probe can stand between runner and broker, so the task time is %s",
+			plural(len(names), "internal runner"), strings.Join(names, ", "), taskSource(r)))
+	}
+	if r.CPU != nil && len(hosts) > 0 {
+		out = append(out, fmt.Sprintf("%s: n8n and its internal runner are two Node processes in one container and the split between them is unknown, so the container's total is one resource of %g cores",
+			strings.Join(hosts, ", "), InternalHostCores))
+	}
+	return out
+}
+
+// taskSource says where the task time the model uses comes from.
+func taskSource(r *Report) string {
+	u, ok := r.Used["task"]
+	switch {
+	case !ok:
+		return "unknown until a job time is measured"
+	case u.Source == "probe":
+		return "the probe's, measured on the other runners"
+	case u.Source == "config":
+		return "EXPORTER_SERVICE_TIME"
+	}
+	return fmt.Sprintf("the job time from %s (%s), which holds the task", u.Source, seconds(u.Time))
+}
