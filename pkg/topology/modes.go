@@ -12,7 +12,7 @@ const (
 	// its own, a child Node process in its container, with the process's
 	// own N8N_RUNNERS_MAX_CONCURRENCY.
 	RunnersInternal RunnersMode = "internal"
-	// RunnersExternal: only runners that dial the process's broker serve it.
+	// RunnersExternal means only runners that dial the process's broker serve it.
 	RunnersExternal RunnersMode = "external"
 )
 
@@ -23,7 +23,7 @@ const (
 	// ExecutionsRegular (n8n's default): main runs every execution itself,
 	// on its own broker.
 	ExecutionsRegular ExecutionsMode = "regular"
-	// ExecutionsQueue: workers run production executions from Bull's
+	// ExecutionsQueue means workers run production executions from Bull's
 	// queue; main runs manual ones unless they are offloaded.
 	ExecutionsQueue ExecutionsMode = "queue"
 )
