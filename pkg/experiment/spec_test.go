@@ -155,8 +155,9 @@ func TestShippedSpecs(t *testing.T) {
 }
 
 // Queue mode is within 10 % of the ceiling, a CPU binds the short
-// workflows and the single webhook is an MVA sweep from 1 VU within 10 %;
-// single mode is recorded, not asserted.
+// workflows and the single webhook is a sweep from 1 VU whose MVA is
+// recorded, not asserted (pkg/comparison's recordings say why); single
+// mode is recorded, not asserted.
 func checkScenarios(t *testing.T, s *Spec) {
 	t.Helper()
 	for _, c := range s.Cases {
@@ -170,8 +171,8 @@ func checkScenarios(t *testing.T, s *Spec) {
 			t.Errorf("scenario %s expects %+v, want measured ÷ ceiling 0.90 to 1.10", c.Name, e)
 		case c.Name != "queue-binary" && e.BindingKind != "cpu":
 			t.Errorf("scenario %s: binding kind %q, want cpu", c.Name, e.BindingKind)
-		case c.Name == "queue-single-webhook" && (e.MVAWithin == nil || *e.MVAWithin != 0.10 || s.CaseLoad(c).VUs[0] != 1):
-			t.Errorf("scenario %s: %+v, want an MVA sweep from 1 VU within 10 %%", c.Name, e)
+		case c.Name == "queue-single-webhook" && (e.MVAWithin != nil || s.CaseLoad(c).VUs[0] != 1):
+			t.Errorf("scenario %s: %+v, want a sweep from 1 VU, its MVA recorded", c.Name, e)
 		}
 	}
 }
