@@ -72,8 +72,19 @@ func TestIntegrationMemory(t *testing.T) {
 	for _, c := range cs {
 		waitSettled(t, r, c)
 	}
-	api, errs := h.client.ReadMemory(context.Background(), cs)
-	cgs, cgErrs := r.ReadMemory(context.Background(), cs)
+	// The API's one-shot stats and the cgroup files are read moments apart,
+	// and a container's memory still moves by pages then: read both again
+	// until the working sets agree, a few times at most.
+	var api, cgs []topology.Memory
+	var errs, cgErrs []error
+	for range 5 {
+		api, errs = h.client.ReadMemory(context.Background(), cs)
+		cgs, cgErrs = r.ReadMemory(context.Background(), cs)
+		if workingSetsAgree(api, cgs) {
+			break
+		}
+		time.Sleep(500 * time.Millisecond)
+	}
 	for i, c := range cs {
 		cg, err := cgs[i], cgErrs[i]
 		if err != nil || errs[i] != nil {
@@ -118,4 +129,13 @@ func waitSettled(t *testing.T, r CgroupMemory, c topology.Process) {
 		prev = m
 	}
 	t.Logf("%s: usage still moving after 30 s", c.Name)
+}
+
+func workingSetsAgree(api, cgs []topology.Memory) bool {
+	for i := range api {
+		if !within(cgs[i].WorkingSet, api[i].WorkingSet, 0.05, 256<<10) {
+			return false
+		}
+	}
+	return true
 }
