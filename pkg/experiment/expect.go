@@ -34,6 +34,11 @@ type Expect struct {
 	// MVAWithin is the largest allowed |MVA prediction / measured − 1| at
 	// every step of a closed-loop sweep.
 	MVAWithin *float64 `yaml:"mva_within" json:"mva_within,omitempty"`
+	// ModelAt is the step MeasuredOverCeiling and BindingKind read:
+	// "best" (the default, the highest passing throughput) or "last" (the
+	// most loaded, for a sweep that saturates there while a lighter step
+	// measured more).
+	ModelAt string `yaml:"model_at" json:"model_at,omitempty"`
 }
 
 // Range is an inclusive interval.

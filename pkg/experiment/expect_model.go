@@ -9,6 +9,12 @@ import (
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/loadgen"
 )
 
+// The steps the model checks can read.
+const (
+	modelAtBest = "best"
+	modelAtLast = "last"
+)
+
 // Binding kinds: the prefix of a resource name.
 var bindingKinds = []string{"cpu", "slots"}
 
@@ -22,15 +28,21 @@ func (e Expect) validateModel() error {
 	if e.MVAWithin != nil && !(*e.MVAWithin > 0 && *e.MVAWithin <= 1) {
 		return fmt.Errorf("expect.mva_within %v: want more than 0 and at most 1", *e.MVAWithin)
 	}
+	if e.ModelAt != "" && e.ModelAt != modelAtBest && e.ModelAt != modelAtLast {
+		return fmt.Errorf("expect.model_at %q: want best or last", e.ModelAt)
+	}
 	return nil
 }
 
 // model judges the checks against the exporter's model: measured ÷
 // ceiling and the binding kind at the best step, the MVA at every step.
 func (e Expect) model(c *CaseResult, add addFunc) {
-	at := BestStepModel(c.Sweep, c.Predicted)
+	at, where := BestStepModel(c.Sweep, c.Predicted), "the best step"
+	if e.ModelAt == modelAtLast {
+		at, where = LastStepModel(c.Sweep, c.Predicted), "the last step"
+	}
 	if r := e.MeasuredOverCeiling; r != nil {
-		want := fmt.Sprintf("%.2f to %.2f at the best step", r.Min, r.Max)
+		want := fmt.Sprintf("%.2f to %.2f at %s", r.Min, r.Max, where)
 		if at != nil && at.Ceiling > 0 {
 			got := fmt.Sprintf("%.3f at %s (%.3f/s ÷ %.3f/s, read %s)", at.MeasuredOverCeiling, at.Step.Label(), at.Measured, at.Ceiling, readWhen(at))
 			add("measured_over_ceiling", want, got, at.MeasuredOverCeiling >= r.Min && at.MeasuredOverCeiling <= r.Max, at.MeasuredOverCeiling)
@@ -43,7 +55,7 @@ func (e Expect) model(c *CaseResult, add addFunc) {
 		if at != nil && at.Binding != "" {
 			got = fmt.Sprintf("%s at %s", at.Binding, at.Step.Label())
 		}
-		add("binding_kind", e.BindingKind+" (a "+e.BindingKind+": resource binds at the best step)", got,
+		add("binding_kind", e.BindingKind+" (a "+e.BindingKind+": resource binds at "+where+")", got,
 			at != nil && strings.HasPrefix(at.Binding, e.BindingKind+":"))
 	}
 	if e.MVAWithin != nil {

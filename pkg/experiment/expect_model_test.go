@@ -107,3 +107,15 @@ func TestStepModelOf(t *testing.T) {
 		t.Errorf("no read at all: %+v", m)
 	}
 }
+
+// model_at: last reads the most loaded step; a bad value is refused.
+func TestModelChecksAtTheLastStep(t *testing.T) {
+	c := cpuCase()
+	got := Expect{MeasuredOverCeiling: &Range{0.9, 1.1}, ModelAt: "last"}.Evaluate(&c)
+	if len(got) != 1 || !strings.Contains(got[0].Got, "at 8 VU") || !strings.Contains(got[0].Want, "the last step") {
+		t.Errorf("checks %+v, want the 8-VU step read", got)
+	}
+	if err := (Expect{ModelAt: "first"}).validate(); err == nil || !strings.Contains(err.Error(), "model_at") {
+		t.Errorf("model_at first: %v, want an error naming model_at", err)
+	}
+}

@@ -124,8 +124,9 @@ func TestShippedSpecs(t *testing.T) {
 			t.Errorf("%s holds experiment %q", f, s.Name)
 		}
 	}
-	// Slot-bound cases: within 3 % of the published ceiling, the slots bind.
-	for name, want := range map[string]Range{"runner-limit": {0.97, 1.03}, "worker-bound": {0.97, 1.03}} {
+	// Slot-bound cases: within 3 % of the published ceiling (5 % below it
+	// where the worker binds: worker-bound.yaml says why), the slots bind.
+	for name, want := range map[string]Range{"runner-limit": {0.97, 1.03}, "worker-bound": {0.95, 1.03}} {
 		for _, c := range byName[name].Cases {
 			if r := c.Expect.MeasuredOverCeiling; r == nil || *r != want || c.Expect.BindingKind != "slots" || c.Expect.Bottleneck == "" {
 				t.Errorf("%s %s expects %+v", name, c.Name, c.Expect)
@@ -171,8 +172,8 @@ func checkScenarios(t *testing.T, s *Spec) {
 			t.Errorf("scenario %s expects %+v, want measured ÷ ceiling 0.90 to 1.10", c.Name, e)
 		case c.Name != "queue-binary" && e.BindingKind != "cpu":
 			t.Errorf("scenario %s: binding kind %q, want cpu", c.Name, e.BindingKind)
-		case c.Name == "queue-single-webhook" && (e.MVAWithin != nil || s.CaseLoad(c).VUs[0] != 1):
-			t.Errorf("scenario %s: %+v, want a sweep from 1 VU, its MVA recorded", c.Name, e)
+		case c.Name == "queue-single-webhook" && (e.MVAWithin != nil || e.ModelAt != "last" || s.CaseLoad(c).VUs[0] != 1):
+			t.Errorf("scenario %s: %+v, want a sweep from 1 VU read at its last step, its MVA recorded", c.Name, e)
 		}
 	}
 }

@@ -68,6 +68,15 @@ func BestStepModel(res *loadgen.Result, after *Prediction) *StepModel {
 	return nil
 }
 
+// LastStepModel is the model at the sweep's last, most loaded step; nil
+// when no step ran or nothing was read.
+func LastStepModel(res *loadgen.Result, after *Prediction) *StepModel {
+	if res == nil || len(res.Steps) == 0 {
+		return nil
+	}
+	return StepModelOf(res.Steps[len(res.Steps)-1], after)
+}
+
 // bestStep is the index of the step with the highest passing throughput,
 // the first on a tie; -1 when no step ran.
 func bestStep(res *loadgen.Result) int {
