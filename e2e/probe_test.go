@@ -44,17 +44,18 @@ func TestProbeCountsWhatTheRunnerRuns(t *testing.T) {
 		ratio := via.PerSec / direct.PerSec
 		held := saturatedAt(running, want)
 		tag := fmt.Sprintf("limit %d: ", limit)
-		figure(t, tag+"via probe ÷ direct", "≥ 0.97", ratio, ratio >= 0.97)
+		figure(t, tag+"via probe ÷ direct", fmt.Sprintf("≥ %.2f", probeCostFloor), ratio, ratio >= probeCostFloor)
 		figure(t, tag+"mean tasks running ÷ limit", fmt.Sprintf("≥ %.2f, max = limit", 1-saturatedMeanMargin), heldMean(running, want)/want, held)
 		figure(t, tag+"mean task seconds", "1.0–1.2", mean, mean >= 1.0 && mean <= 1.2)
 		if direct.Failed+via.Failed != 0 {
 			t.Errorf("limit %d: failures direct %v via %v", limit, direct.Errors, via.Errors)
 		}
-		// The probe may cost throughput, never add it: a run through it
-		// that measures more than the direct one beside it is the two
-		// runs' noise (1.038 seen), not a fault.
-		if ratio < 0.97 {
-			t.Errorf("limit %d: throughput via probe is %.3f× direct, want at least 0.97", limit, ratio)
+		// The probe may cost throughput, never add it. Two 30 s runs back
+		// to back differ by up to about 4 % either way (via ÷ direct 1.038,
+		// 1.031 and 0.973 seen), so only a cost past that shows here; the
+		// relay's own cost is measured by make bench-probe.
+		if ratio < probeCostFloor {
+			t.Errorf("limit %d: throughput via probe is %.3f× direct, want at least %.2f", limit, ratio, probeCostFloor)
 		}
 		if limit <= 15 && inferred != float64(limit) {
 			t.Errorf("limit %d: inferred max concurrency %v", limit, inferred)
@@ -87,6 +88,9 @@ func TestProbeCountsWhatTheRunnerRuns(t *testing.T) {
 // The samples are taken once a second, evenly in time, so their mean is the
 // time-weighted mean.
 const saturatedMeanMargin = 0.10
+
+// probeCostFloor is the least via-probe ÷ direct throughput accepted.
+const probeCostFloor = 0.95
 
 // saturatedAt reports whether the samples (in time order) reach want within
 // their first half and, from there on, never exceed it and average at least
