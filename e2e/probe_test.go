@@ -26,7 +26,7 @@ func TestProbeCountsWhatTheRunnerRuns(t *testing.T) {
 		eps = upLab(t, env)
 		metrics := must(t, eps, "probe-metrics-1")
 		ctx, cancel := context.WithCancel(context.Background())
-		samples := sampleRunning(ctx, metrics, 12*time.Second)
+		samples := sampleRunning(ctx, metrics, 12*time.Second, time.Second)
 		before := scrapeURL(t, metrics)
 		via := lab.ClosedLoop(context.Background(), must(t, eps, "webhook"), lab.BenchBody(1000, 0), 20, 10*time.Second, 30*time.Second)
 		after := scrapeURL(t, metrics)
@@ -101,8 +101,7 @@ func saturatedAt(samples []float64, want float64) bool {
 	if first < 0 || first > len(samples)/2 {
 		return false
 	}
-	held := samples[first:]
-	return slices.Max(held) <= want && mean(held) >= (1-saturatedMeanMargin)*want
+	return slices.Max(samples[first:]) <= want && heldMean(samples, want) >= (1-saturatedMeanMargin)*want
 }
 
 // heldMean is the mean of the samples from the first that reaches want; 0
@@ -123,16 +122,17 @@ func mean(xs []float64) float64 {
 	return sum / float64(len(xs))
 }
 
-// sampleRunning reads n8n_runner_tasks_running once a second, starting after
-// the warm-up, until ctx ends; it returns the samples in time order.
-func sampleRunning(ctx context.Context, url string, skip time.Duration) <-chan []float64 {
+// sampleRunning reads runner-1-1's n8n_runner_tasks_running every interval,
+// starting after skip (the warm-up), until ctx ends; it returns the samples
+// in time order.
+func sampleRunning(ctx context.Context, url string, skip, every time.Duration) <-chan []float64 {
 	out := make(chan []float64, 1)
 	go func() {
 		var got []float64
 		select {
 		case <-ctx.Done():
 		case <-time.After(skip):
-			tick := time.NewTicker(time.Second)
+			tick := time.NewTicker(every)
 			defer tick.Stop()
 			for ctx.Err() == nil {
 				s := scrapeQuiet(url)
