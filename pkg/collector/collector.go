@@ -154,6 +154,7 @@ func (c *Collector) Gather(ctx context.Context) *Report {
 	}
 	c.measureJobTime(r)
 	c.measureTaskTime(r)
+	c.measureRunnerTime(r)
 	c.evaluate(r)
 	c.bound(r)
 	c.logDown(r)
@@ -179,15 +180,6 @@ func (c *Collector) discover(ctx context.Context, r *Report) {
 	if c.cpu != nil {
 		c.cpu.point(r.Processes)
 		c.count.follow(r.Topology)
-	}
-	if c.cfg.Sampler != nil {
-		slots := 0
-		for _, w := range r.Topology.Workers {
-			if w.Worker.Role == topology.RoleWorker {
-				slots += w.Worker.Settings.Concurrency.Value
-			}
-		}
-		c.cfg.Sampler.SetSlots(slots)
 	}
 }
 

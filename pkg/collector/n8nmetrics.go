@@ -35,6 +35,7 @@ type n8nDurations struct {
 	prevAt           time.Time
 	lastMean         float64
 	hasPrev, hasLast bool
+	runs             histRuns // for the runner time, clean or not
 }
 
 // histo is the execution histogram summed over its label sets; buckets are
@@ -81,6 +82,7 @@ func (d *n8nDurations) read(ctx context.Context, url, dirty string, lastSaturate
 		}
 	}
 	mean, note := d.next(h.sum, h.count, dirty)
+	d.runs.record(histPoint{at: now, sum: h.sum, count: h.count})
 	d.prev, d.prevAt, d.hasPrev = h, now, true
 	return time.Duration(mean * float64(time.Second)), note, nil
 }

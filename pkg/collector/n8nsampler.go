@@ -67,14 +67,18 @@ func (s *n8nSampler) keep(smp n8nSample) {
 }
 
 // Run reads n8n's histogram every N8nSampleInterval, and at once when the
-// gathers find main at a new URL, and the CPU demand counters every
-// CPU.Interval, until ctx ends.
+// gathers find main at a new URL, the CPU demand counters every
+// CPU.Interval, and the workers the Redis sampler follows every
+// refreshEvery, until ctx ends.
 func (c *Collector) Run(ctx context.Context) {
 	if c.cpu != nil {
 		done := make(chan struct{})
 		go func() { defer close(done); c.cpu.run(ctx) }()
 		defer func() { <-done }()
 	}
+	followed := make(chan struct{})
+	go func() { defer close(followed); c.followWorkers(ctx) }()
+	defer func() { <-followed }()
 	t := time.NewTicker(c.cfg.N8nSampleInterval)
 	defer t.Stop()
 	for {

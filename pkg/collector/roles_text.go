@@ -94,6 +94,8 @@ func taskSource(r *Report) string {
 		return "the probe's, measured on the other runners"
 	case u.Source == "config":
 		return "EXPORTER_SERVICE_TIME"
+	case u.Note != jobStandsIn:
+		return fmt.Sprintf("%s, by Little's law on the runner slots from %s", seconds(u.Time), u.Source)
 	}
 	return fmt.Sprintf("the job time from %s (%s), which holds the task", u.Source, seconds(u.Time))
 }

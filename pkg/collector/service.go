@@ -99,6 +99,9 @@ func discoverMetricsURL(mains []topology.Process) string {
 	return ""
 }
 
+// jobStandsIn notes a task time that is the job time.
+const jobStandsIn = "no probe: the job time stands in"
+
 // chooseServiceTime picks per stage: the override, else the first
 // measurement (redis before n8n for the job: Little's law over the jobs
 // live workers hold spans the whole slot hold, pickup to completion, while
@@ -127,7 +130,7 @@ func (c *Collector) chooseServiceTime(r *Report) capacity.ServiceTime {
 	switch {
 	case hasJob && !hasTask:
 		task = job
-		task.Stage, task.Note = "task", "no probe: the job time stands in"
+		task.Stage, task.Note = "task", jobStandsIn
 		r.Used["task"] = task
 	case hasTask && (!hasJob || job.Time < task.Time):
 		note := "no job measurement: the task time stands in"

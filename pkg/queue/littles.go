@@ -33,24 +33,36 @@ const (
 // reading with a stalled job in the active list: Bull removes it without
 // it completing, and the counter would count it as done.
 func estimate(samples []sample) (Estimate, bool) {
-	run := steadySuffix(ungatedSuffix(samples))
+	run := steadySuffix(usableSuffix(samples, func(s sample) bool { return !s.gated }))
 	if len(run) < 2 {
 		return Estimate{}, false
 	}
-	first, last := run[0], run[len(run)-1]
-	span := last.at.Sub(first.at)
-	jobs := last.done() - first.done()
-	e := Estimate{MeanActive: meanActive(run), Span: span, Jobs: jobs, At: last.at}
-	e.Rate = float64(jobs) / span.Seconds()
-	e.JobTime = time.Duration(e.MeanActive / e.Rate * float64(time.Second))
+	e := littles(run, activeJobs)
+	e.JobTime = e.time()
 	return e, e.JobTime > 0
 }
 
-// ungatedSuffix returns the newest samples that are not gated and whose
+// littles fills in the rate, span and jobs of run, and the time-weighted
+// mean of inService over it.
+func littles(run []sample, inService func(sample) float64) Estimate {
+	first, last := run[0], run[len(run)-1]
+	span := last.at.Sub(first.at)
+	jobs := last.done() - first.done()
+	e := Estimate{MeanActive: timeMean(run, inService), Span: span, Jobs: jobs, At: last.at}
+	e.Rate = float64(jobs) / span.Seconds()
+	return e
+}
+
+// time is W = L / X.
+func (e Estimate) time() time.Duration {
+	return time.Duration(e.MeanActive / e.Rate * float64(time.Second))
+}
+
+// usableSuffix returns the newest samples that ok accepts and whose
 // counter never went backwards (a flushed Redis restarts it).
-func ungatedSuffix(samples []sample) []sample {
+func usableSuffix(samples []sample, ok func(sample) bool) []sample {
 	i := len(samples)
-	for i > 0 && !samples[i-1].gated {
+	for i > 0 && ok(samples[i-1]) {
 		if i < len(samples) && samples[i].id < samples[i-1].id {
 			break
 		}
@@ -77,19 +89,21 @@ func steadySuffix(run []sample) []sample {
 		if last.at.Sub(s[0].at) < minSpan || last.done()-s[0].done() < minJobs {
 			return nil
 		}
-		if tol := max(1, 0.2*meanActive(s)); math.Abs(float64(s[0].locked()-last.locked())) <= tol {
+		if tol := max(1, 0.2*timeMean(s, activeJobs)); math.Abs(float64(s[0].locked()-last.locked())) <= tol {
 			return s
 		}
 	}
 	return nil
 }
 
-// meanActive is the time-weighted (trapezoid) mean of the active list.
-func meanActive(run []sample) float64 {
+func activeJobs(s sample) float64 { return float64(s.active) }
+
+// timeMean is the time-weighted (trapezoid) mean of f over run.
+func timeMean(run []sample, f func(sample) float64) float64 {
 	var area, total float64
 	for i := 1; i < len(run); i++ {
 		dt := run[i].at.Sub(run[i-1].at).Seconds()
-		area += dt * float64(run[i].active+run[i-1].active) / 2
+		area += dt * (f(run[i]) + f(run[i-1])) / 2
 		total += dt
 	}
 	return area / total

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -17,15 +18,25 @@ import (
 // (waiting, in the active list, paused or delayed); id − queued is the jobs
 // completed so far (n8n removes a job when it ends). gated marks a reading
 // taken while the sampler's gate said the runner was saturated, or any
-// other reading the job time must not use.
+// other reading the job time must not use; stalled marks one no estimate
+// may use. held counts the locked jobs per lock value: Bull writes the
+// holding worker's token there, so each entry is one worker's jobs.
 type sample struct {
-	at     time.Time
-	active int64
-	over   int64 // locked jobs past the live workers' slots: a killed worker's
-	wait   int64
-	queued int64
-	id     int64
-	gated  bool
+	at      time.Time
+	active  int64
+	over    int64 // locked jobs past the live workers' slots: a killed worker's
+	wait    int64
+	queued  int64
+	id      int64
+	gated   bool
+	stalled bool
+	held    []int64
+	limit   int64 // each worker's runner capacity at the reading; 0 unknown
+}
+
+// runnerFull says whether a worker held more jobs than its runners take.
+func (s sample) runnerFull() bool {
+	return s.limit > 0 && slices.Max(append([]int64{0}, s.held...)) > s.limit
 }
 
 // done is the jobs completed up to the reading.
@@ -53,38 +64,48 @@ func (r *Reader) sample(ctx context.Context, at time.Time) (sample, []string, er
 	if err != nil && !errors.Is(err, redis.Nil) {
 		return sample{}, nil, fmt.Errorf("redis sample: %s is not a counter: %w", r.key("id"), err)
 	}
-	unlocked, err := r.unlocked(ctx, active.Val())
+	unlocked, held, err := r.locks(ctx, active.Val())
 	if err != nil {
 		return sample{}, nil, err
 	}
 	locked := int64(len(active.Val()) - len(unlocked))
-	return sample{at: at, active: locked, wait: lens[0].Val(), queued: total(lens), id: n}, unlocked, nil
+	return sample{at: at, active: locked, wait: lens[0].Val(), queued: total(lens), id: n, held: held}, unlocked, nil
 }
 
 // maxActive bounds the active jobs one reading looks at.
 const maxActive = 10000
 
-// unlocked returns the jobs among ids without a lock key, in one round
-// trip.
-func (r *Reader) unlocked(ctx context.Context, ids []string) ([]string, error) {
+// locks reads the lock keys of ids in one round trip: the jobs without
+// one, and the locked jobs counted per lock value (its holder). The
+// values are compared, never kept or shown.
+func (r *Reader) locks(ctx context.Context, ids []string) (unlocked []string, held []int64, err error) {
 	if len(ids) == 0 {
-		return nil, nil
+		return nil, nil, nil
 	}
-	cmds := make([]*redis.IntCmd, len(ids))
-	_, err := r.rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
+	cmds := make([]*redis.StringCmd, len(ids))
+	_, err = r.rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
 		for i, id := range ids {
-			cmds[i] = p.Exists(ctx, r.key(id+":lock"))
+			cmds[i] = p.Get(ctx, r.key(id+":lock"))
 		}
 		return nil
 	})
-	if err != nil {
-		return nil, fmt.Errorf("redis sample: job locks: %w", err)
+	var reply redis.Error // a per-key reply, e.g. WRONGTYPE: read below
+	if err != nil && !errors.Is(err, redis.Nil) && !errors.As(err, &reply) {
+		return nil, nil, fmt.Errorf("redis sample: job locks: %w", err)
 	}
-	var out []string
+	per := map[string]int64{}
 	for i, c := range cmds {
-		if c.Val() == 0 {
-			out = append(out, ids[i])
+		switch v, err := c.Result(); {
+		case errors.Is(err, redis.Nil):
+			unlocked = append(unlocked, ids[i])
+		case err != nil: // a lock of a foreign type: locked, holder unknown
+			per[""]++
+		default:
+			per[v]++
 		}
 	}
-	return out, nil
+	for _, n := range per {
+		held = append(held, n)
+	}
+	return unlocked, held, nil
 }

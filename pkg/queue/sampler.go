@@ -20,12 +20,14 @@ type Sampler struct {
 	interval time.Duration
 	window   time.Duration
 	slots    atomic.Int64
+	limit    atomic.Int64
 
 	mu      sync.Mutex
 	gate    func() bool
 	samples []sample
 	last    Estimate // newest good estimate, held while gated or idle
 	hasLast bool
+	clean   []sample        // the newest steady run without a stalled job, held while there is none
 	prevOff map[string]bool // the previous reading's unlocked active jobs
 	busy    bool            // a reading since the last BusySinceLast had jobs waiting or the gate closed
 	err     error
@@ -42,6 +44,14 @@ func NewSampler(r *Reader, interval, window time.Duration) *Sampler {
 // duration, QUEUE_WORKER_LOCK_DURATION: 60 s by default), and a new
 // worker's jobs lock beside them.
 func (s *Sampler) SetSlots(n int) { s.slots.Store(int64(n)) }
+
+// SetRunnerLimit tells the sampler each live worker's runner capacity,
+// when all have the same (0: unknown or not the same). A reading where a
+// worker holds more jobs than that is gated: the jobs past the capacity
+// wait inside the worker for a runner slot. Where the capacity is known
+// the sampler watches the runners itself, so jobs waiting in Redis (the
+// workers full, not the runners) do not gate a reading.
+func (s *Sampler) SetRunnerLimit(n int) { s.limit.Store(int64(max(0, n))) }
 
 // SetGate installs saturated, asked once per reading: while it returns true
 // (the runner is saturated, so jobs hold worker slots waiting for it) the
@@ -90,19 +100,24 @@ func (s *Sampler) Step(ctx context.Context, at time.Time) {
 	if err != nil {
 		return
 	}
-	stalled := s.stalled(unlocked)
-	smp.gated = gated || !watched && smp.wait > 0 || stalled
+	smp.stalled = s.stalled(unlocked)
+	smp.limit = s.limit.Load()
+	watched = watched || smp.limit > 0
+	smp.gated = gated || !watched && smp.wait > 0 || smp.stalled || smp.runnerFull()
 	if n := s.slots.Load(); n > 0 {
 		smp.over = max(0, smp.active-n)
 		smp.active -= smp.over
 	}
-	s.busy = s.busy || gated || smp.wait > 0
+	s.busy = s.busy || gated || smp.wait > 0 || smp.runnerFull()
 	s.samples = append(s.samples, smp)
 	for len(s.samples) > 0 && at.Sub(s.samples[0].at) > s.window {
 		s.samples = s.samples[1:]
 	}
 	if e, ok := estimate(s.samples); ok {
 		s.last, s.hasLast = e, true
+	}
+	if run := cleanRun(s.samples); len(run) >= 2 {
+		s.clean = run
 	}
 }
 

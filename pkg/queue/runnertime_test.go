@@ -1,0 +1,121 @@
+package queue
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/queue/queuetest"
+	"github.com/redis/go-redis/v9"
+)
+
+// hold plays worker token taking jobs: each in the active list with its
+// lock key holding the worker's token, as Bull writes it.
+func hold(t *testing.T, c redis.UniversalClient, token string, ids ...string) {
+	t.Helper()
+	ctx := context.Background()
+	for _, id := range ids {
+		c.LPush(ctx, "bull:jobs:active", id)
+		c.Set(ctx, "bull:jobs:"+id+":lock", token, 0)
+	}
+}
+
+// Two workers behind runners of limit 4: one holds 12 jobs (8 wait inside
+// it for a runner slot), the other 2. The runners then hold 4 + 2 tasks,
+// and at 6 completions a second the task takes 1 s while the job takes
+// 14 / 6 s. Gated readings (a saturated runner) give no job time but do
+// give the runner time.
+func TestRunnerTimeSaturated(t *testing.T) {
+	r := queuetest.StartMemory(t)
+	ctx := context.Background()
+	c := r.Client
+	s := NewSampler(NewReader(c, "bull"), time.Second, 30*time.Second)
+	if _, ok := s.RunnerTime(); ok {
+		t.Fatal("fresh sampler gave a runner time")
+	}
+	s.SetRunnerLimit(4)
+	hold(t, c, "token-a", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12")
+	hold(t, c, "token-b", "13", "14")
+	for i := range 12 {
+		c.IncrBy(ctx, "bull:jobs:id", 6)
+		s.Step(ctx, t0.Add(time.Duration(i)*time.Second))
+	}
+	if _, ok, _ := s.JobTime(); ok || !s.BusySinceLast() {
+		t.Fatal("a job time from readings where a worker held more jobs than its runners take")
+	}
+	e, ok := s.RunnerTime()
+	if !ok || e.JobTime != time.Second || e.MeanActive != 6 || e.Rate != 6 {
+		t.Fatalf("runner time %+v ok %v, want 1 s: 6 busy slots at 6 completions per s", e, ok)
+	}
+	// A stalled job (no lock) in two readings: that stretch is skipped, and
+	// the last clean figure is kept until a new steady run forms.
+	c.LPush(ctx, "bull:jobs:active", "stalled")
+	for i := 12; i < 15; i++ {
+		c.IncrBy(ctx, "bull:jobs:id", 6)
+		s.Step(ctx, t0.Add(time.Duration(i)*time.Second))
+	}
+	// The first reading without the lock may be a completion between the
+	// round trips, so the figure kept ends there.
+	if e2, ok := s.RunnerTime(); !ok || !e2.At.Equal(t0.Add(12*time.Second)) {
+		t.Fatalf("with a stalled job: %+v ok %v, want the figure up to the first unlocked reading kept", e2, ok)
+	}
+}
+
+// A lock key of a foreign type counts as locked, holder unknown: it is not
+// taken for a stalled job, and the sampler does not fail.
+func TestRunnerTimeForeignLock(t *testing.T) {
+	r := queuetest.StartMemory(t)
+	ctx := context.Background()
+	c := r.Client
+	s := NewSampler(NewReader(c, "bull"), time.Second, 30*time.Second)
+	s.SetRunnerLimit(1)
+	hold(t, c, "token-a", "1", "2")
+	c.LPush(ctx, "bull:jobs:active", "3")
+	c.HSet(ctx, "bull:jobs:3:lock", "x", "y")
+	for i := range 8 {
+		c.IncrBy(ctx, "bull:jobs:id", 3)
+		s.Step(ctx, t0.Add(time.Duration(i)*time.Second))
+	}
+	if e, ok := s.RunnerTime(); !ok || e.MeanActive != 2 || e.JobTime != time.Second*2/3 {
+		t.Fatalf("got %+v ok %v, want 2 busy slots (1 per holder) at 3 per s", e, ok)
+	}
+	if _, _, err := s.JobTime(); err != nil {
+		t.Fatalf("sampler error %v", err)
+	}
+}
+
+// Limit 20 above the 14 jobs held, with jobs waiting in Redis: the workers
+// are full, not the runners, so the readings give a job time (14 / 6 per
+// s) and every held job counts as a task. Without a limit there is no
+// runner time.
+func TestRunnerTimeWorkersFull(t *testing.T) {
+	r := queuetest.StartMemory(t)
+	ctx := context.Background()
+	c := r.Client
+	s := NewSampler(NewReader(c, "bull"), time.Second, 30*time.Second)
+	hold(t, c, "token-a", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12")
+	hold(t, c, "token-b", "13", "14")
+	c.LPush(ctx, "bull:jobs:wait", "w1")
+	step := func(from, to int) {
+		for i := from; i < to; i++ {
+			c.IncrBy(ctx, "bull:jobs:id", 6)
+			s.Step(ctx, t0.Add(time.Duration(i)*time.Second))
+		}
+	}
+	step(0, 8)
+	if _, ok := s.RunnerTime(); ok {
+		t.Fatal("a runner time with the capacity unknown")
+	}
+	if _, ok, _ := s.JobTime(); ok {
+		t.Fatal("jobs waited in Redis with nothing watching the runners, yet a job time")
+	}
+	s.SetRunnerLimit(20)
+	step(8, 20)
+	e, ok, _ := s.JobTime()
+	if !ok || e.MeanActive != 14 || e.Rate != 6 {
+		t.Fatalf("job time %+v ok %v, want 14 held at 6 per s", e, ok)
+	}
+	if rt, ok := s.RunnerTime(); !ok || rt.MeanActive != 14 {
+		t.Fatalf("runner time %+v ok %v, want all 14 held jobs busy", rt, ok)
+	}
+}
