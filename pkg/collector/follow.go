@@ -8,12 +8,13 @@ import (
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/topology"
 )
 
-// followWorkers tells the Redis sampler the live workers' slots and their
-// runner capacity, from its own discovery at start and every
-// refreshEvery: the sampler needs them between scrapes, and a scrape
-// changes nothing a later reading sees.
+// followWorkers tells the background samplers what they follow, from its
+// own discovery at start and every refreshEvery: the Redis sampler the
+// live workers' slots and runner capacity, the execution counter the mode,
+// and the n8n sampler main's URL. They need these between scrapes, before
+// the first one too.
 func (c *Collector) followWorkers(ctx context.Context) {
-	if c.cfg.Sampler == nil || c.cfg.Platform == nil {
+	if c.cfg.Platform == nil {
 		return
 	}
 	t := time.NewTicker(refreshEvery)
@@ -28,7 +29,7 @@ func (c *Collector) followWorkers(ctx context.Context) {
 	}
 }
 
-// tellSampler discovers once; a failed discovery leaves the sampler's
+// tellSampler discovers once; a failed discovery leaves the samplers'
 // figures as they were, a partial one uses what it read.
 func (c *Collector) tellSampler(ctx context.Context) {
 	ctx, cancel := context.WithTimeout(ctx, refreshEvery/3)
@@ -39,6 +40,15 @@ func (c *Collector) tellSampler(ctx context.Context) {
 		return
 	}
 	t := c.pair(ps)
+	if c.count != nil {
+		c.count.follow(t)
+	}
+	if c.cfg.N8nMetricsURL == "" {
+		c.n8n.point(discoverMetricsURL(t.Mains))
+	}
+	if c.cfg.Sampler == nil {
+		return
+	}
 	slots := 0
 	for _, w := range t.Workers {
 		if w.Worker.Role == topology.RoleWorker {

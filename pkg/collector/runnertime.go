@@ -34,7 +34,8 @@ func runnerCapacity(workers []topology.WorkerNode) (int, string) {
 
 // measureRunnerTime takes the runner-stage time by Little's law on the
 // runner slots when no probe measured it: from Redis's held jobs per
-// worker in queue mode, else from n8n's histogram (regular mode).
+// worker in queue mode, from n8n's histogram in regular mode (a Bull
+// queue then runs nothing, and Redis holds only an older shape's figure).
 func (c *Collector) measureRunnerTime(r *Report) {
 	if hasStage(r.Measured, "task") || len(r.Topology.Workers) == 0 {
 		return
@@ -44,7 +45,7 @@ func (c *Collector) measureRunnerTime(r *Report) {
 		r.Skipped = append(r.Skipped, "task stage by Little's law on the runner slots: "+why)
 		return
 	}
-	if c.cfg.Sampler != nil {
+	if c.cfg.Sampler != nil && !regularOnly(r.Topology) {
 		if e, ok := c.cfg.Sampler.RunnerTime(); ok {
 			r.Measured = append(r.Measured, ServiceTime{Stage: "task", Source: "redis", Time: e.JobTime, Note: runnerNote(e, r)})
 			return
