@@ -49,7 +49,7 @@ type Config struct {
 	ScrapeOffset     time.Duration `env:"EXPORTER_SCRAPE_TIMEOUT_OFFSET" envDefault:"500ms" help:"taken off Prometheus' scrape-timeout header, to leave time to answer"`
 	MaxRequests      int           `env:"EXPORTER_MAX_REQUESTS" envDefault:"64" help:"concurrent /metrics requests; more get 503"`
 	N8nInterval      time.Duration `env:"EXPORTER_N8N_SAMPLE_INTERVAL" envDefault:"5s" help:"background reads of n8n's execution histogram"`
-	ProcRoot         string        `env:"EXPORTER_PROC_ROOT" envDefault:"/proc" help:"host /proc, for the host's CPU time (/proc/stat); empty turns the host CPU off"`
+	ProcRoot         string        `env:"EXPORTER_PROC_ROOT" envDefault:"/proc" help:"host /proc, for the host's CPU time (/proc/stat) and, with the host's PID namespace (pid: host), the CPU of n8n and its internal runner apart (/proc/<pid>/stat); empty turns both off"`
 	DemandWindow     time.Duration `env:"EXPORTER_DEMAND_WINDOW" envDefault:"30s" help:"sliding window over which CPU seconds are divided by executions"`
 	DemandMin        int           `env:"EXPORTER_DEMAND_MIN_EXECUTIONS" envDefault:"30" help:"executions a demand window needs before CPU demands are published"`
 	Platform         string        `env:"EXPORTER_PLATFORM" envDefault:"auto" help:"docker, kubernetes, or auto (kubernetes inside a pod, else docker); outside a cluster kubernetes reads KUBECONFIG"`
@@ -85,9 +85,11 @@ func parseConfig(args, environ []string, usage io.Writer) (Config, error) {
 		return Config{}, namedEnvError(err)
 	}
 	// env applies a default to a variable set empty too; an empty Redis
-	// host set on purpose turns queue reading off.
-	if v, ok := vars["QUEUE_BULL_REDIS_HOST"]; ok && strings.TrimSpace(v) == "" {
-		cfg.RedisHost = ""
+	// host or /proc root set on purpose turns that reading off.
+	for name, field := range map[string]*string{"QUEUE_BULL_REDIS_HOST": &cfg.RedisHost, "EXPORTER_PROC_ROOT": &cfg.ProcRoot} {
+		if v, ok := vars[name]; ok && strings.TrimSpace(v) == "" {
+			*field = ""
+		}
 	}
 	return cfg, errors.Join(cfg.derive(), cfg.validate())
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/dockerstats"
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/dockerstats/cgroup"
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/kube"
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/proccpu"
 )
 
 // The platforms EXPORTER_PLATFORM names.
@@ -28,7 +29,8 @@ type platform struct {
 	discoverer   collector.Discoverer
 	name         string
 	memory       []collector.MemorySource
-	cpu          collector.CPUReader // per-container CPU; nil: only the host's
+	cpu          collector.CPUReader     // per-container CPU; nil: only the host's
+	procs        collector.ProcessReader // per-process CPU in a container; nil: not read
 	scrapeProbes bool
 	close        func() error
 }
@@ -88,7 +90,8 @@ func kubePlatform(ctx context.Context, cfg Config, logger *slog.Logger, wg *sync
 }
 
 // dockerPlatform reads memory from the cgroup files when the host's are
-// mounted, else through the stats API.
+// mounted, else through the stats API. With the cgroup files and
+// EXPORTER_PROC_ROOT it reads the processes of a container apart.
 func dockerPlatform(cfg Config, logger *slog.Logger) (platform, error) {
 	dc, err := dockerstats.NewClient(cfg.DockerHost, cfg.ContainerLabel, cfg.StatsConcurrency)
 	if err != nil {
@@ -99,6 +102,9 @@ func dockerPlatform(cfg Config, logger *slog.Logger) (platform, error) {
 		cg := cgroup.NewReader(cfg.CgroupRoot)
 		pl.memory = append(pl.memory, collector.MemorySource{Name: "cgroup", Reader: dockerstats.CgroupMemory{Reader: cg}})
 		pl.cpu = dockerstats.CgroupCPU{Reader: cg}
+		if cfg.ProcRoot != "" {
+			pl.procs = proccpu.Containers{PIDs: cg, Proc: proccpu.Reader{Root: cfg.ProcRoot}}
+		}
 	} else {
 		logger.Info("cgroup root not readable; memory comes from the Docker stats API", "EXPORTER_CGROUP_ROOT", cfg.CgroupRoot)
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"io"
+	"log/slog"
 	"strings"
 	"testing"
 )
@@ -23,5 +24,24 @@ func TestPlatformConfig(t *testing.T) {
 		if _, err := parseConfig(nil, []string{env}, io.Discard); err == nil || !strings.Contains(err.Error(), name) {
 			t.Errorf("%s: %v", env, err)
 		}
+	}
+}
+
+// With the cgroup files, Docker reads the processes of a container apart
+// unless EXPORTER_PROC_ROOT is empty.
+func TestDockerPlatformReadsProcesses(t *testing.T) {
+	for root, want := range map[string]bool{"/proc": true, "": false} {
+		c, err := parseConfig(nil, []string{"EXPORTER_CGROUP_ROOT=" + t.TempDir(), "EXPORTER_PROC_ROOT=" + root}, io.Discard)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pl, err := dockerPlatform(c, slog.New(slog.DiscardHandler))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := pl.procs != nil; got != want || pl.cpu == nil {
+			t.Errorf("EXPORTER_PROC_ROOT=%q: process reader %v, want %v (cpu %v)", root, got, want, pl.cpu)
+		}
+		_ = pl.close()
 	}
 }

@@ -85,6 +85,7 @@ func buildCollector(ctx context.Context, cfg Config, logger *slog.Logger, probes
 		go func() { defer wg.Done(); cc.Sampler.Run(ctx) }()
 	}
 	cc.CPU = cpuConfig(cfg, bull, pl.cpu)
+	cc.CPU.Procs = pl.procs
 	closeAll := func() {
 		for _, c := range closers {
 			_ = c()

@@ -40,6 +40,17 @@ func RunnerSlots(worker string) string { return "slots:runner:" + worker }
 // ContainerCPU names the CPU limit of one container.
 func ContainerCPU(container string) string { return "cpu:" + container }
 
+// The processes of a container whose n8n process launches its own task
+// runner: n8n itself, and the runner, its child.
+const (
+	ProcessN8n    = "n8n"
+	ProcessRunner = "runner"
+)
+
+// ProcessCPU names the CPU of one process (ProcessN8n or ProcessRunner) in
+// a container: ContainerCPU(container) + "/" + process.
+func ProcessCPU(container, process string) string { return ContainerCPU(container) + "/" + process }
+
 // Resource is one thing every execution holds for a while: m servers
 // (slots, or cores) and a demand D, the seconds one execution holds one of
 // them. Its ceiling is m/D executions per second (the utilization law).

@@ -20,9 +20,14 @@ type CPUReport struct {
 	// CountedFrom is the count's source (CountRedis, CountN8n or
 	// CountProbe); "" when not counted.
 	CountedFrom string
-	// Roles maps each container CPU resource to its process's role, for
-	// the split of the host's demand.
+	// Roles maps each container or process CPU resource to its process's
+	// role, for the split of the host's demand; a container read apart
+	// into processes is left out (its processes are in).
 	Roles map[string]topology.Role
+	// Split maps the container CPU name of each container that launches
+	// its own runner, when read, to "" if its n8n and runner processes
+	// were read apart, else why not.
+	Split map[string]string
 }
 
 // bound runs the bound analysis: the verdict's slot resources and the CPU
@@ -37,8 +42,9 @@ func (c *Collector) bound(r *Report) {
 				r.addSource(s)
 			}
 		}
-		cpu = cpuResources(v, r.Processes, internalHosts(r.Topology))
-		r.CPU = cpuReport(v, r.Processes)
+		internal := internalHosts(r.Topology)
+		cpu = cpuResources(v, r.Processes, internal)
+		r.CPU = cpuReport(v, r.Processes, internal)
 	}
 	if r.Verdict == nil {
 		return
@@ -51,15 +57,20 @@ func (c *Collector) bound(r *Report) {
 	r.Bounds = &b
 }
 
-func cpuReport(v cpuView, procs []topology.Process) *CPUReport {
+func cpuReport(v cpuView, procs []topology.Process, internal map[string]bool) *CPUReport {
 	rep := &CPUReport{Waiting: v.waiting, Cores: v.cores, Completed: v.completed, HasCount: v.counted, CountedFrom: v.countedFrom,
-		Roles: map[string]topology.Role{}}
+		Roles: map[string]topology.Role{}, Split: v.split}
 	if v.has {
 		e := v.estimate
 		rep.Window, rep.Executions, rep.Rate, rep.At = e.Span, e.Executions, e.Rate(), e.At
 	}
 	for _, p := range procs {
-		rep.Roles[capacity.ContainerCPU(p.Name)] = p.Role
+		if readApart(v, p, internal) {
+			rep.Roles[capacity.ProcessCPU(p.Name, capacity.ProcessN8n)] = p.Role
+			rep.Roles[capacity.ProcessCPU(p.Name, capacity.ProcessRunner)] = topology.RoleRunner
+		} else {
+			rep.Roles[capacity.ContainerCPU(p.Name)] = p.Role
+		}
 	}
 	return rep
 }

@@ -64,7 +64,9 @@ func slotHost(r *Report, name string) string {
 
 // cpuSplit is the host's demand split by role: " (main 12 ms, worker 9
 // ms, runner 3 ms, other 10 ms)"; "other" is the host's demand outside the
-// n8n containers (PostgreSQL, Redis, the kernel, everything else).
+// n8n containers (PostgreSQL, Redis, the kernel, everything else). A
+// resource without a role (a container read apart into its processes)
+// is not counted twice.
 func cpuSplit(r *Report) string {
 	if r.CPU == nil {
 		return ""
@@ -77,7 +79,11 @@ func cpuSplit(r *Report) string {
 		case res.Name == capacity.HostCPU:
 			host = res.Demand
 		default:
-			byRole[r.CPU.Roles[res.Name]] += res.Demand
+			role, ok := r.CPU.Roles[res.Name]
+			if !ok {
+				continue
+			}
+			byRole[role] += res.Demand
 			inContainers += res.Demand
 		}
 	}

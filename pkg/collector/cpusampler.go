@@ -25,11 +25,13 @@ type ExecutionCounter interface {
 
 // CPUConfig wires the CPU demand sampler. Executions (Redis) counts
 // queue-mode executions; nil when there is no Redis, where regular mode
-// still counts from n8n's histogram or the probes. CPU (per container) and
-// Host (/proc/stat) are each optional.
+// still counts from n8n's histogram or the probes. CPU (per container),
+// Procs (per process, for the containers whose n8n process launches its
+// runner) and Host (/proc/stat) are each optional.
 type CPUConfig struct {
 	Executions ExecutionCounter
 	CPU        CPUReader
+	Procs      ProcessReader
 	Host       func() (hostcpu.Times, error)
 	Interval   time.Duration // between readings (default 1s)
 	Window     time.Duration // of the demand estimate (default 30s)
@@ -51,12 +53,16 @@ type cpuSampler struct {
 	count    *executionCounter
 	platform Discoverer // nil: only point sets the processes
 
-	mu      sync.Mutex
-	procs   []topology.Process
-	found   time.Time // when procs were last set
-	tracker demand.Tracker
-	from    string // the source of the counts in the tracker's window
-	view    cpuView
+	mu       sync.Mutex
+	procs    []topology.Process
+	internal map[string]bool // the IDs in procs that launch a runner of their own
+	found    time.Time       // when procs were last set
+	tracker  demand.Tracker
+	from     string // the source of the counts in the tracker's window
+	view     cpuView
+	// splits are the per-process counters of the internal hosts, by
+	// container name; only step uses them.
+	splits map[string]*splitCounter
 }
 
 // cpuView is what a scrape reports of the sampler.
@@ -71,7 +77,10 @@ type cpuView struct {
 	counted     bool
 	countedFrom string // the count's source (Count…), "" when not counted
 	quota       map[string]float64
-	source      map[string]SourceResult // executions, cpu and procstat: the last reading's outcome
+	// split maps each internal host read to "" when its n8n and runner
+	// processes were read apart, else why not; by container CPU name.
+	split  map[string]string
+	source map[string]SourceResult // executions, cpu and procstat: the last reading's outcome
 }
 
 // refreshEvery spaces the sampler's own discoveries.
@@ -87,7 +96,7 @@ func newCPUSampler(cfg CPUConfig, count *executionCounter, platform Discoverer) 
 	if cfg.MinExecutions <= 0 {
 		cfg.MinExecutions = 30
 	}
-	s := &cpuSampler{cfg: cfg, count: count, platform: platform}
+	s := &cpuSampler{cfg: cfg, count: count, platform: platform, splits: map[string]*splitCounter{}}
 	s.newWindow()
 	return s
 }
@@ -100,8 +109,9 @@ func (s *cpuSampler) point(ps []topology.Process) {
 			keep = append(keep, p)
 		}
 	}
+	internal := internalHosts(topology.Pair(keep))
 	s.mu.Lock()
-	s.procs, s.found = keep, time.Now()
+	s.procs, s.internal, s.found = keep, internal, time.Now()
 	s.mu.Unlock()
 }
 
@@ -144,10 +154,10 @@ func (s *cpuSampler) step(ctx context.Context, now time.Time) {
 	ctx, cancel := context.WithTimeout(ctx, s.cfg.Interval)
 	defer cancel()
 	s.mu.Lock()
-	procs := s.procs
+	procs, internal := s.procs, s.internal
 	s.mu.Unlock()
 	r := demand.Reading{At: now, CPU: map[string]float64{}}
-	v := cpuView{quota: map[string]float64{}, source: map[string]SourceResult{}}
+	v := cpuView{quota: map[string]float64{}, split: map[string]string{}, source: map[string]SourceResult{}}
 	counts := s.countExecutions(ctx, &r, &v)
 	if s.cfg.Host != nil {
 		v.source["procstat"] = timed(ctx, "procstat", s.cfg.Interval, func(context.Context) error {
@@ -160,9 +170,10 @@ func (s *cpuSampler) step(ctx context.Context, now time.Time) {
 	}
 	if s.cfg.CPU != nil && len(procs) > 0 {
 		v.source["cpu"] = timed(ctx, "cpu", s.cfg.Interval, func(context.Context) error {
-			return s.readProcs(procs, r.CPU, v.quota)
+			return s.readProcs(procs, internal, now, r.CPU, &v)
 		})
 	}
+	s.forgetSplits(now)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if v.counted {
@@ -208,7 +219,9 @@ func (s *cpuSampler) track(from string, r demand.Reading) {
 	s.tracker.Add(r)
 }
 
-func (s *cpuSampler) readProcs(procs []topology.Process, cpu, quota map[string]float64) error {
+// readProcs reads each container's CPU time and quota, and the processes
+// of the internal hosts apart.
+func (s *cpuSampler) readProcs(procs []topology.Process, internal map[string]bool, now time.Time, cpu map[string]float64, v *cpuView) error {
 	var errs []error
 	for _, p := range procs {
 		c, err := s.cfg.CPU.CPU(p)
@@ -217,7 +230,10 @@ func (s *cpuSampler) readProcs(procs []topology.Process, cpu, quota map[string]f
 			continue
 		}
 		name := capacity.ContainerCPU(p.Name)
-		cpu[name], quota[name] = c.Seconds, c.Quota
+		cpu[name], v.quota[name] = c.Seconds, c.Quota
+		if internal[p.ID] {
+			v.split[name] = s.readSplit(p, now, cpu)
+		}
 	}
 	return summarize(errs, len(procs))
 }

@@ -12,8 +12,10 @@ import (
 const InternalHostCores = 2 * capacity.ProcessCores
 
 // cpuResources turns the sampler's view into CPU resources: the host's
-// cores and, per running n8n container read, capacity.ProcessCores
-// (InternalHostCores for the IDs in internal) or its quota if lower. A
+// cores and, per running n8n container read, capacity.ProcessCores or its
+// quota if lower. A container in internal whose processes were read apart
+// is one resource per process plus, with a quota, the container; one not
+// read apart is one resource of InternalHostCores or its quota if lower. A
 // resource without a demand in the estimate is unknown, with the reason.
 func cpuResources(v cpuView, procs []topology.Process, internal map[string]bool) []capacity.Resource {
 	var out []capacity.Resource
@@ -23,19 +25,47 @@ func cpuResources(v cpuView, procs []topology.Process, internal map[string]bool)
 	for _, p := range procs {
 		name := capacity.ContainerCPU(p.Name)
 		q, read := v.quota[name]
-		if !read || p.Role == topology.RoleProbe {
-			continue
+		switch {
+		case !read || p.Role == topology.RoleProbe:
+		case readApart(v, p, internal):
+			out = append(out, processResources(v, p.Name, q)...)
+		case internal[p.ID]:
+			out = append(out, cpuResource(v, name, capped(InternalHostCores, q)))
+		default:
+			out = append(out, cpuResource(v, name, capped(capacity.ProcessCores, q)))
 		}
-		m := capacity.ProcessCores
-		if internal[p.ID] {
-			m = InternalHostCores
-		}
-		if q > 0 {
-			m = min(m, q)
-		}
-		out = append(out, cpuResource(v, name, m))
 	}
 	return out
+}
+
+// processResources are the n8n and runner processes of a container read
+// apart, each capacity.ProcessCores (or the quota if lower), and, when the
+// container has a quota, the container with its total.
+func processResources(v cpuView, container string, quota float64) []capacity.Resource {
+	m := capped(capacity.ProcessCores, quota)
+	out := []capacity.Resource{
+		cpuResource(v, capacity.ProcessCPU(container, capacity.ProcessN8n), m),
+		cpuResource(v, capacity.ProcessCPU(container, capacity.ProcessRunner), m),
+	}
+	if quota > 0 {
+		out = append(out, cpuResource(v, capacity.ContainerCPU(container), quota))
+	}
+	return out
+}
+
+// readApart reports whether p launches its own runner and the last
+// reading read the two processes apart.
+func readApart(v cpuView, p topology.Process, internal map[string]bool) bool {
+	why, ok := v.split[capacity.ContainerCPU(p.Name)]
+	return internal[p.ID] && ok && why == ""
+}
+
+// capped is m, or the quota q if one is set and lower.
+func capped(m, q float64) float64 {
+	if q > 0 {
+		return min(m, q)
+	}
+	return m
 }
 
 // internalHosts are the IDs of the processes that launch a runner of

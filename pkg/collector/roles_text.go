@@ -2,6 +2,7 @@ package collector
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/capacity"
@@ -57,11 +58,12 @@ func listed(as []topology.Attachment) string {
 // where their task time comes from, and how the CPU of every container
 // with an internal runner is counted.
 func internalLines(r *Report) []string {
-	var names, hosts []string
+	var names []string
+	var hosts []topology.Process
 	for _, nodes := range [][]topology.WorkerNode{r.Topology.Workers, r.Topology.Manual} {
 		for _, w := range nodes {
 			if w.Worker.Settings.LaunchesRunner() {
-				hosts = append(hosts, capacity.ContainerCPU(w.Worker.Name))
+				hosts = append(hosts, w.Worker)
 			}
 		}
 	}
@@ -77,11 +79,66 @@ func internalLines(r *Report) []string {
 		out = append(out, fmt.Sprintf("%s %s: the child process of its host, where no probe can stand between runner and broker, so the task time is %s",
 			plural(len(names), "internal runner"), strings.Join(names, ", "), taskSource(r)))
 	}
-	if r.CPU != nil && len(hosts) > 0 {
-		out = append(out, fmt.Sprintf("%s: n8n and its internal runner are two Node processes in one container and the split between them is unknown, so the container's total is one resource of %g cores",
-			strings.Join(hosts, ", "), InternalHostCores))
+	if r.CPU != nil {
+		out = append(out, splitLines(r, hosts)...)
 	}
 	return out
+}
+
+// splitLines say, for the hosts whose container CPU was read, grouped by
+// outcome, whether n8n and its runner were read apart, and if not why and
+// what is counted instead.
+func splitLines(r *Report, hosts []topology.Process) []string {
+	var order []string
+	groups := map[string][]topology.Process{}
+	for _, p := range hosts {
+		why, ok := r.CPU.Split[capacity.ContainerCPU(p.Name)]
+		if !ok {
+			continue
+		}
+		if _, seen := groups[why]; !seen {
+			order = append(order, why)
+		}
+		groups[why] = append(groups[why], p)
+	}
+	var out []string
+	for _, why := range order {
+		if why == "" {
+			out = append(out, apartLine(r, groups[why]))
+			continue
+		}
+		out = append(out, fmt.Sprintf("%s: n8n and its internal runner are two Node processes in one container, not read apart (%s), so the container's total is one resource of %g cores, or its CPU quota if lower",
+			hostNames(groups[why]), why, InternalHostCores))
+	}
+	return out
+}
+
+// apartLine says that the hosts' n8n and runner processes are resources
+// of their own, and that a quota makes the container one too.
+func apartLine(r *Report, hosts []topology.Process) string {
+	c, quota := "<container>", false
+	if len(hosts) == 1 {
+		c = hosts[0].Name
+	}
+	for _, p := range hosts {
+		quota = quota || r.Bounds != nil && slices.ContainsFunc(r.Bounds.Resources, func(b capacity.ResourceBound) bool {
+			return b.Name == capacity.ContainerCPU(p.Name)
+		})
+	}
+	line := fmt.Sprintf("%s: n8n and its internal runner are two Node processes, read apart from /proc (each up to %g of a core: %s and %s)",
+		hostNames(hosts), capacity.ProcessCores, capacity.ProcessCPU(c, capacity.ProcessN8n), capacity.ProcessCPU(c, capacity.ProcessRunner))
+	if quota {
+		line += fmt.Sprintf("; with a CPU quota the container's total is a resource too (%s, of the quota)", capacity.ContainerCPU(c))
+	}
+	return line
+}
+
+func hostNames(ps []topology.Process) string {
+	names := make([]string, len(ps))
+	for i, p := range ps {
+		names[i] = hostName(p)
+	}
+	return strings.Join(names, ", ")
 }
 
 // taskSource says where the task time the model uses comes from.

@@ -4,5 +4,5 @@
 // directory for a controller on cgroup v1 or v2; each counter family is
 // one file beside it: memory.go, and cpu.go for CPU time and quota
 // (cpuacct.usage and cpu.cfs_quota_us on v1, cpu.stat usage_usec and
-// cpu.max on v2).
+// cpu.max on v2); procs.go lists the container's PIDs (cgroup.procs).
 package cgroup

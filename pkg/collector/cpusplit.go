@@ -1,0 +1,66 @@
+package collector
+
+import (
+	"errors"
+	"time"
+
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/capacity"
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/proccpu"
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/topology"
+)
+
+// ProcessReader reads the processes in one container's cgroup from /proc
+// (proccpu.Containers).
+type ProcessReader interface {
+	Procs(p topology.Process) ([]proccpu.Proc, error)
+}
+
+// Why a container's n8n and runner processes are not read apart.
+const (
+	whyNoProcRoot = "EXPORTER_PROC_ROOT is empty, so no process is read from /proc"
+	whyNamespace  = "the exporter runs in another PID namespace: the container's cgroup.procs lists no PID it can see (give the exporter the host's, pid: host)"
+)
+
+// splitCounter is one internal host's per-process counters and when its
+// processes were last read.
+type splitCounter struct {
+	proccpu.Counter
+	seen time.Time
+}
+
+// readSplit reads p's n8n and runner processes apart into cpu, as
+// capacity.ProcessCPU counters, and returns why it could not ("" when it
+// did).
+func (s *cpuSampler) readSplit(p topology.Process, now time.Time, cpu map[string]float64) string {
+	if s.cfg.Procs == nil {
+		return whyNoProcRoot
+	}
+	ps, err := s.cfg.Procs.Procs(p)
+	switch {
+	case errors.Is(err, proccpu.ErrOtherNamespace):
+		return whyNamespace
+	case err != nil:
+		return "its processes are not readable: " + err.Error()
+	}
+	c := s.splits[p.Name]
+	if c == nil {
+		c = &splitCounter{}
+		s.splits[p.Name] = c
+	}
+	c.seen = now
+	t := c.Add(ps)
+	cpu[capacity.ProcessCPU(p.Name, capacity.ProcessN8n)] = t.N8n
+	cpu[capacity.ProcessCPU(p.Name, capacity.ProcessRunner)] = t.Runner
+	return ""
+}
+
+// forgetSplits drops the counters of containers not read for two demand
+// windows: by then no reading in the window holds them, so one that
+// returns starts at zero without going backwards inside a window.
+func (s *cpuSampler) forgetSplits(now time.Time) {
+	for name, c := range s.splits {
+		if now.Sub(c.seen) > 2*s.cfg.Window {
+			delete(s.splits, name)
+		}
+	}
+}

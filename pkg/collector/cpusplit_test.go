@@ -1,0 +1,195 @@
+package collector
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/capacity"
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/dockerstats"
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/dockerstats/cgroup"
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/hostcpu"
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/proccpu"
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/queue"
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/queue/queuetest"
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/topology"
+)
+
+// splitLoad is ten executions a second for 40 s on the fixture worker
+// with its internal runner: CPU seconds a second of its n8n process, its
+// runner and the host, the container's quota (0: none), and the step at
+// which a new runner replaces the old (0: none).
+type splitLoad struct {
+	n8n, runner, host float64
+	quota             float64
+	restartAt         int
+}
+
+// scriptedProcs plays the worker container's processes as /proc shows
+// them at step: tini, n8n (PID 7) and the runner (PID 45, or 46 after a
+// restart, whose first reading already holds 0.2 s of start-up).
+type scriptedProcs struct {
+	load  splitLoad
+	step  int
+	err   error
+	calls int
+}
+
+func (s *scriptedProcs) Procs(topology.Process) ([]proccpu.Proc, error) {
+	s.calls++
+	if s.err != nil {
+		return nil, s.err
+	}
+	at := float64(s.step)
+	runner := proccpu.Proc{PID: 45, Start: 900, Runner: true, Seconds: 10 + s.load.runner*at}
+	if s.load.restartAt > 0 && s.step >= s.load.restartAt {
+		runner = proccpu.Proc{PID: 46, Start: 5000, Runner: true, Seconds: 0.2 + s.load.runner*(at-float64(s.load.restartAt))}
+	}
+	return []proccpu.Proc{{PID: 1, Start: 100, Seconds: 0.01}, {PID: 7, Start: 120, Seconds: 50 + s.load.n8n*at}, runner}, nil
+}
+
+// splitReport samples the load with procs as the process reader (nil:
+// none) and returns the report a scrape then gives, and the collector.
+func splitReport(t *testing.T, load splitLoad, procs *scriptedProcs) (*Report, *Collector) {
+	rd := queuetest.StartMemory(t)
+	ctx := context.Background()
+	w := fixtureProcess(t, "inspect-internal-worker.json")
+	r := &Report{Processes: []topology.Process{w}, Topology: topology.Pair([]topology.Process{w}),
+		Measured: []ServiceTime{{Stage: "job", Source: "redis", Time: 20 * time.Millisecond}}}
+	host := newCPUHost(t, w.ID)
+	if load.quota > 0 {
+		mustWrite(t, filepath.Join(host.cgroupRoot, "cpu", "docker", w.ID, "cpu.cfs_quota_us"), fmt.Sprintf("%d\n", int(load.quota*100000)))
+	}
+	cfg := &CPUConfig{Executions: queue.NewReader(rd.Client, "bull"), CPU: dockerstats.CgroupCPU{Reader: cgroup.NewReader(host.cgroupRoot)},
+		Host: func() (hostcpu.Times, error) { return hostcpu.Read(host.proc) }, Window: 30 * time.Second, MinExecutions: 50}
+	if procs != nil {
+		procs.load, cfg.Procs = load, procs
+	}
+	c := New(Config{CPU: cfg})
+	c.cpu.point(r.Processes)
+	t0 := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
+	for s := 0; s <= 40; s++ {
+		if procs != nil {
+			procs.step = s
+		}
+		rd.Client.Set(ctx, "bull:jobs:id", 10*s, 0)
+		host.set(map[string]float64{w.ID: 100 + (load.n8n+load.runner)*float64(s)}, 1000+load.host*float64(s))
+		c.cpu.step(ctx, t0.Add(time.Duration(s)*time.Second))
+	}
+	c.evaluate(r)
+	c.bound(r)
+	return r, c
+}
+
+func resourceOf(t *testing.T, r *Report, name string) capacity.ResourceBound {
+	t.Helper()
+	for _, res := range r.Bounds.Resources {
+		if res.Name == name {
+			return res
+		}
+	}
+	t.Fatalf("no resource %s in %+v", name, r.Bounds.Resources)
+	return capacity.ResourceBound{}
+}
+
+func cpuNames(r *Report) []string {
+	var names []string
+	for _, res := range r.Bounds.Resources {
+		if res.Kind == capacity.KindCPU {
+			names = append(names, res.Name)
+		}
+	}
+	slices.Sort(names)
+	return names
+}
+
+// A worker at 0.9 of a core in its runner and 0.09 in n8n, the runner
+// restarted midway: read apart, the runner binds at 0.94 / 87 ms =
+// 10.8/s, where the container as one 1.88-core resource would allow
+// 19/s and leave the host (16.7/s) binding. The restart costs the old
+// runner's last second and the new one's start-up, never a negative or
+// huge demand. Scrapes read the sampler's view without reading again.
+func TestSplitKnownBindsTheRunner(t *testing.T) {
+	procs := &scriptedProcs{}
+	r, col := splitReport(t, splitLoad{n8n: 0.09, runner: 0.9, host: 1.2, restartAt: 20}, procs)
+	if r.Bounds == nil {
+		t.Fatalf("no bounds: %s", r.BoundsErr)
+	}
+	want := []string{"cpu:fx-internal-worker/n8n", "cpu:fx-internal-worker/runner", "cpu:host"}
+	if got := cpuNames(r); !slices.Equal(got, want) {
+		t.Fatalf("CPU resources %v, want %v", got, want)
+	}
+	run, n8n := resourceOf(t, r, "cpu:fx-internal-worker/runner"), resourceOf(t, r, "cpu:fx-internal-worker/n8n")
+	// Window s=10..40: the runner's 0.9 × (9 + 20) s over 300 executions.
+	if math.Abs(run.Demand-0.087) > 1e-9 || run.Servers != capacity.ProcessCores || math.Abs(n8n.Demand-0.009) > 1e-9 {
+		t.Fatalf("runner %+v, n8n %+v: want 87 ms and 9 ms on %g cores each", run, n8n, capacity.ProcessCores)
+	}
+	if got := r.Bounds.Bottleneck(); got != "cpu:fx-internal-worker/runner" || math.Abs(r.Ceiling()-0.94/0.087) > 1e-6 {
+		t.Fatalf("bottleneck %s at %v, want the runner at 10.8/s", got, r.Ceiling())
+	}
+	hasLines(t, Verdict(r),
+		"worker fx-internal-worker: n8n and its internal runner are two Node processes, read apart from /proc (each up to 0.94 of a core: cpu:fx-internal-worker/n8n and cpu:fx-internal-worker/runner)",
+		"ceiling 10.8/s, set by the CPU of fx-internal-worker/runner: 0.94 core, 87.0 ms per execution")
+	if text := strings.Join(Verdict(r), "\n"); strings.Contains(text, "quota") || strings.Contains(text, "not read apart") {
+		t.Errorf("a quota or a fallback named:\n%s", text)
+	}
+	for range 2 {
+		again := &Report{Processes: r.Processes, Topology: r.Topology, Measured: r.Measured}
+		col.evaluate(again)
+		col.bound(again)
+		if procs.calls != 41 || !slices.Equal(again.Bounds.Resources, r.Bounds.Resources) {
+			t.Fatalf("%d process readings after 41 steps and more scrapes, want 41; resources %+v, want %+v",
+				procs.calls, again.Bounds.Resources, r.Bounds.Resources)
+		}
+	}
+}
+
+// With a quota of 1.5 cores the container is a resource too, of its
+// total, beside its two processes; the host's split by role counts the
+// processes once, not the container's total again.
+func TestSplitKnownWithQuota(t *testing.T) {
+	r, _ := splitReport(t, splitLoad{n8n: 0.1, runner: 0.5, host: 1.8, quota: 1.5}, &scriptedProcs{})
+	want := []string{"cpu:fx-internal-worker", "cpu:fx-internal-worker/n8n", "cpu:fx-internal-worker/runner", "cpu:host"}
+	if got := cpuNames(r); !slices.Equal(got, want) {
+		t.Fatalf("CPU resources %v, want %v", got, want)
+	}
+	if c := resourceOf(t, r, "cpu:fx-internal-worker"); c.Servers != 1.5 || math.Abs(c.Demand-0.06) > 1e-9 {
+		t.Fatalf("container %+v, want 1.5 cores at 60 ms", c)
+	}
+	hasLines(t, Verdict(r),
+		"with a CPU quota the container's total is a resource too (cpu:fx-internal-worker, of the quota)",
+		"set by the host's CPU: 2 cores, 180 ms per execution (worker 10.0 ms, runner 50.0 ms, other 120 ms)")
+}
+
+// Not read apart: one resource of the container's total, of 1.88 cores
+// or the quota if lower, and / says why.
+func TestSplitUnknownFallsBack(t *testing.T) {
+	for name, c := range map[string]struct {
+		procs *scriptedProcs
+		quota float64
+		why   string
+	}{
+		"no EXPORTER_PROC_ROOT":    {nil, 0, whyNoProcRoot},
+		"another PID namespace":    {&scriptedProcs{err: proccpu.ErrOtherNamespace}, 1.5, whyNamespace},
+		"an unreadable /proc tree": {&scriptedProcs{err: errors.New("open /proc/7/stat: permission denied")}, 0, "its processes are not readable: open /proc/7/stat: permission denied"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			r, _ := splitReport(t, splitLoad{n8n: 0.09, runner: 0.9, host: 1.2, quota: c.quota}, c.procs)
+			if got := cpuNames(r); !slices.Equal(got, []string{"cpu:fx-internal-worker", "cpu:host"}) {
+				t.Fatalf("CPU resources %v, want the container and the host", got)
+			}
+			res := resourceOf(t, r, "cpu:fx-internal-worker")
+			if m := capped(InternalHostCores, c.quota); res.Servers != m || math.Abs(res.Demand-0.099) > 1e-9 {
+				t.Fatalf("container %+v, want %g cores at 99 ms", res, m)
+			}
+			hasLines(t, Verdict(r), "worker fx-internal-worker: n8n and its internal runner are two Node processes in one container, not read apart ("+
+				c.why+"), so the container's total is one resource of 1.88 cores, or its CPU quota if lower")
+		})
+	}
+}

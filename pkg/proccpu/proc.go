@@ -1,0 +1,76 @@
+package proccpu
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"syscall"
+
+	"github.com/prometheus/procfs"
+)
+
+// Proc is one process as one reading saw it.
+type Proc struct {
+	PID int
+	// Start is its start time in clock ticks after boot: with PID it
+	// tells a new process from an old one whose PID was reused.
+	Start   uint64
+	Runner  bool    // its cmdline names the task runner
+	Seconds float64 // user + system CPU time of its thread group
+}
+
+// Reader reads processes from the /proc tree at Root, whose PID
+// namespace the PIDs it is given must be of.
+type Reader struct{ Root string }
+
+// Read reads each PID's CPU time and role. A PID that exited after it
+// was listed is left out.
+func (r Reader) Read(pids []int) ([]Proc, error) {
+	pfs, err := procfs.NewFS(r.Root)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Proc, 0, len(pids))
+	for _, pid := range pids {
+		p, err := r.read(pfs, pid)
+		if exited(err) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, p)
+	}
+	return out, nil
+}
+
+func (r Reader) read(pfs procfs.FS, pid int) (Proc, error) {
+	p, err := pfs.Proc(pid)
+	if err != nil {
+		return Proc{}, err
+	}
+	st, err := p.Stat()
+	if err != nil {
+		return Proc{}, r.fileErr(pid, "stat", err)
+	}
+	argv, err := p.CmdLine()
+	if err != nil {
+		return Proc{}, r.fileErr(pid, "cmdline", err)
+	}
+	return Proc{PID: pid, Start: st.Starttime, Runner: IsRunner(argv), Seconds: st.CPUTime()}, nil
+}
+
+// fileErr keeps an error's path and errno and drops any file content a
+// parse error quotes.
+func (r Reader) fileErr(pid int, file string, err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) || exited(err) {
+		return err
+	}
+	return fmt.Errorf("%s/%d/%s: malformed", r.Root, pid, file)
+}
+
+// exited is the error of a process that ended between two reads.
+func exited(err error) bool {
+	return errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ESRCH)
+}
