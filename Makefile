@@ -52,7 +52,7 @@ TESTSUM = set -o pipefail; $(GO) build -o $(BIN)/testsum ./e2e/testsum &&
 E2E_N8N ?= 2.23.2
 E2E_N8N_COMPAT ?= 2.41.1
 COMPAT_TESTS = TestRunnerLimitSetsThroughput|TestLabShapes|TestExporterTopology|TestExporterKeepsSecrets|TestProbeCountsThroughAcceptTimeouts|TestExperiments
-COMPAT_EXPERIMENTS = runner-limit:limit-5
+COMPAT_EXPERIMENTS = runner-limit:limit-5 shapes
 e2e: deps
 	$(TESTSUM) LAB_N8N_VERSION=$(E2E_N8N) N8N_CEILING_E2E=1 $(GO) test -json -count=1 -v -timeout 60m ./e2e/ | $(BIN)/testsum
 
