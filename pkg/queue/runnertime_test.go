@@ -119,3 +119,23 @@ func TestRunnerTimeWorkersFull(t *testing.T) {
 		t.Fatalf("runner time %+v ok %v, want all 14 held jobs busy", rt, ok)
 	}
 }
+
+// A gate (a probe watching the runners) has the last word: with it open,
+// a worker holding more jobs than its runner capacity still gives a job
+// time, as when part of each job runs outside the runner.
+func TestRunnerLimitYieldsToGate(t *testing.T) {
+	r := queuetest.StartMemory(t)
+	ctx := context.Background()
+	c := r.Client
+	s := NewSampler(NewReader(c, "bull"), time.Second, 30*time.Second)
+	s.SetRunnerLimit(2)
+	s.SetGate(func() bool { return false })
+	hold(t, c, "token-a", "1", "2", "3", "4", "5", "6")
+	for i := range 8 {
+		c.IncrBy(ctx, "bull:jobs:id", 12)
+		s.Step(ctx, t0.Add(time.Duration(i)*time.Second))
+	}
+	if e, ok, _ := s.JobTime(); !ok || e.JobTime != time.Second/2 {
+		t.Fatalf("job time %+v ok %v, want 6 held / 12 per s", e, ok)
+	}
+}

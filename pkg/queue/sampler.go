@@ -46,11 +46,13 @@ func NewSampler(r *Reader, interval, window time.Duration) *Sampler {
 func (s *Sampler) SetSlots(n int) { s.slots.Store(int64(n)) }
 
 // SetRunnerLimit tells the sampler each live worker's runner capacity,
-// when all have the same (0: unknown or not the same). A reading where a
-// worker holds more jobs than that is gated: the jobs past the capacity
-// wait inside the worker for a runner slot. Where the capacity is known
-// the sampler watches the runners itself, so jobs waiting in Redis (the
-// workers full, not the runners) do not gate a reading.
+// when all have the same (0: unknown or not the same). Without a gate
+// (no probe watches the runners) a reading where a worker holds more jobs
+// than that is gated instead: its jobs past the capacity may wait inside
+// it for a runner slot (they do, unless part of each job runs outside the
+// runner). Jobs waiting in Redis (the workers full, not the runners) then
+// do not gate a reading. A gate, which sees the runners, has the last
+// word.
 func (s *Sampler) SetRunnerLimit(n int) { s.limit.Store(int64(max(0, n))) }
 
 // SetGate installs saturated, asked once per reading: while it returns true
@@ -102,13 +104,15 @@ func (s *Sampler) Step(ctx context.Context, at time.Time) {
 	}
 	smp.stalled = s.stalled(unlocked)
 	smp.limit = s.limit.Load()
-	watched = watched || smp.limit > 0
-	smp.gated = gated || !watched && smp.wait > 0 || smp.stalled || smp.runnerFull()
+	if !watched && smp.limit > 0 {
+		gated, watched = smp.runnerFull(), true
+	}
+	smp.gated = gated || !watched && smp.wait > 0 || smp.stalled
 	if n := s.slots.Load(); n > 0 {
 		smp.over = max(0, smp.active-n)
 		smp.active -= smp.over
 	}
-	s.busy = s.busy || gated || smp.wait > 0 || smp.runnerFull()
+	s.busy = s.busy || gated || smp.wait > 0
 	s.samples = append(s.samples, smp)
 	for len(s.samples) > 0 && at.Sub(s.samples[0].at) > s.window {
 		s.samples = s.samples[1:]
