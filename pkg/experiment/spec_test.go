@@ -126,13 +126,18 @@ func TestShippedSpecs(t *testing.T) {
 	}
 	// Slot-bound cases: within 3 % of the published ceiling (5 % below it
 	// where the worker binds: worker-bound.yaml says why), the slots bind;
-	// every shape is runner-bound.
+	// every shape is runner-bound, within 5 % where no probe times the
+	// tasks (shapes.yaml says why).
 	for _, c := range byName["shapes"].Cases {
-		if c.Expect.Bottleneck != "runner" {
-			t.Errorf("shapes %s expects %+v, want runner-bound", c.Name, c.Expect)
+		want := Range{0.97, 1.03}
+		if c.Env["LAB_RUNNER_MODE"] == "internal" {
+			want = Range{0.95, 1.05}
+		}
+		if r := c.Expect.MeasuredOverCeiling; r == nil || *r != want || c.Expect.Bottleneck != "runner" || c.Expect.BindingKind != "slots" {
+			t.Errorf("shapes %s expects %+v, want runner-bound within %v", c.Name, c.Expect, want)
 		}
 	}
-	for name, want := range map[string]Range{"runner-limit": {0.97, 1.03}, "worker-bound": {0.95, 1.03}, "shapes": {0.97, 1.03}} {
+	for name, want := range map[string]Range{"runner-limit": {0.97, 1.03}, "worker-bound": {0.95, 1.03}} {
 		for _, c := range byName[name].Cases {
 			if r := c.Expect.MeasuredOverCeiling; r == nil || *r != want || c.Expect.BindingKind != "slots" || c.Expect.Bottleneck == "" {
 				t.Errorf("%s %s expects %+v", name, c.Name, c.Expect)
@@ -164,7 +169,7 @@ func TestShippedSpecs(t *testing.T) {
 // Queue mode is within 10 % of the ceiling, a CPU binds the short
 // workflows and the single webhook is a sweep from 1 VU whose MVA is
 // recorded, not asserted (pkg/comparison's recordings say why); single
-// mode's short workflows are within 0.85 to 1.10 (scenarios.yaml says
+// mode's short workflows are within 0.80 to 1.10 (scenarios.yaml says
 // why), its upload within 10 %.
 func checkScenarios(t *testing.T, s *Spec) {
 	t.Helper()
@@ -172,7 +177,7 @@ func checkScenarios(t *testing.T, s *Spec) {
 		e := c.Expect
 		want := Range{0.90, 1.10}
 		if strings.HasPrefix(c.Name, "single-") && c.Name != "single-binary" {
-			want = Range{0.85, 1.10}
+			want = Range{0.80, 1.10}
 		}
 		switch {
 		case e.MeasuredOverCeiling == nil || *e.MeasuredOverCeiling != want:
