@@ -114,7 +114,7 @@ func New(cfg Config) *Collector {
 	c.n8n = newN8nSampler(&http.Client{Timeout: cfg.Timeout}, probes, cfg.N8nMetricsURL)
 	if cfg.CPU != nil {
 		c.count = &executionCounter{redis: cfg.CPU.Executions, c: c}
-		c.cpu = newCPUSampler(*cfg.CPU, c.count, cfg.Platform)
+		c.cpu = newCPUSampler(*cfg.CPU, c.count)
 	}
 	c.shared = sharedGather{gather: c.Gather, limit: cfg.ScrapeTimeout, grace: cfg.ScrapeTimeoutOffset / 2}
 	if cfg.Sampler != nil && probes {

@@ -2,7 +2,6 @@ package collector
 
 import (
 	"context"
-	"errors"
 	"sync"
 	"time"
 
@@ -45,18 +44,17 @@ type CPUConfig struct {
 // once per Interval, in the background: a demand is a ratio of two
 // deltas over the same window, so both must be read at the same moments,
 // and scrapes (every 15–60 s, at times the scraper picks) cannot give that.
-// The processes to read come from the last gather (point), or from the
-// platform itself every refreshEvery, so CPU is read before the first
-// scrape and follows containers that come and go between scrapes.
+// The processes to read come from the last gather (point), and from the
+// collector's own discovery every refreshEvery (follow.go), so CPU is
+// read before the first scrape and follows containers that come and go
+// between scrapes.
 type cpuSampler struct {
-	cfg      CPUConfig
-	count    *executionCounter
-	platform Discoverer // nil: only point sets the processes
+	cfg   CPUConfig
+	count *executionCounter
 
 	mu       sync.Mutex
 	procs    []topology.Process
 	internal map[string]bool // the IDs in procs that launch a runner of their own
-	found    time.Time       // when procs were last set
 	tracker  demand.Tracker
 	from     string // the source of the counts in the tracker's window
 	view     cpuView
@@ -83,10 +81,7 @@ type cpuView struct {
 	source map[string]SourceResult // executions, cpu and procstat: the last reading's outcome
 }
 
-// refreshEvery spaces the sampler's own discoveries.
-const refreshEvery = 15 * time.Second
-
-func newCPUSampler(cfg CPUConfig, count *executionCounter, platform Discoverer) *cpuSampler {
+func newCPUSampler(cfg CPUConfig, count *executionCounter) *cpuSampler {
 	if cfg.Interval <= 0 {
 		cfg.Interval = time.Second
 	}
@@ -96,7 +91,7 @@ func newCPUSampler(cfg CPUConfig, count *executionCounter, platform Discoverer) 
 	if cfg.MinExecutions <= 0 {
 		cfg.MinExecutions = 30
 	}
-	s := &cpuSampler{cfg: cfg, count: count, platform: platform, splits: map[string]*splitCounter{}}
+	s := &cpuSampler{cfg: cfg, count: count, splits: map[string]*splitCounter{}}
 	s.newWindow()
 	return s
 }
@@ -111,26 +106,8 @@ func (s *cpuSampler) point(ps []topology.Process) {
 	}
 	internal := internalHosts(topology.Pair(keep))
 	s.mu.Lock()
-	s.procs, s.internal, s.found = keep, internal, time.Now()
+	s.procs, s.internal = keep, internal
 	s.mu.Unlock()
-}
-
-// refresh discovers the processes itself when the last list is older than
-// refreshEvery. A failed or partial discovery keeps what it could read.
-func (s *cpuSampler) refresh(ctx context.Context, now time.Time) {
-	s.mu.Lock()
-	stale := now.Sub(s.found) >= refreshEvery
-	s.mu.Unlock()
-	if s.platform == nil || !stale {
-		return
-	}
-	ctx, cancel := context.WithTimeout(ctx, refreshEvery/3)
-	defer cancel()
-	ps, err := s.platform.Discover(ctx)
-	var partial PartialError
-	if err == nil || errors.As(err, &partial) {
-		s.point(ps)
-	}
 }
 
 // run reads every Interval until ctx ends.
@@ -150,7 +127,6 @@ func (s *cpuSampler) run(ctx context.Context) {
 // step takes one reading at now. A failed execution count skips the
 // reading; a failed CPU counter leaves that resource out of it.
 func (s *cpuSampler) step(ctx context.Context, now time.Time) {
-	s.refresh(ctx, now)
 	ctx, cancel := context.WithTimeout(ctx, s.cfg.Interval)
 	defer cancel()
 	s.mu.Lock()

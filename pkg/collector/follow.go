@@ -8,11 +8,14 @@ import (
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/topology"
 )
 
+// refreshEvery spaces the collector's own background discoveries.
+const refreshEvery = 15 * time.Second
+
 // followWorkers tells the background samplers what they follow, from its
-// own discovery at start and every refreshEvery: the Redis sampler the
-// live workers' slots and runner capacity, the execution counter the mode,
-// and the n8n sampler main's URL. They need these between scrapes, before
-// the first one too.
+// own discovery at start and every refreshEvery: the CPU sampler the
+// processes to read, the Redis sampler the live workers' slots and runner
+// capacity, the execution counter the mode, and the n8n sampler main's
+// URL. They need these between scrapes, before the first one too.
 func (c *Collector) followWorkers(ctx context.Context) {
 	if c.cfg.Platform == nil {
 		return
@@ -40,7 +43,8 @@ func (c *Collector) tellSampler(ctx context.Context) {
 		return
 	}
 	t := c.pair(ps)
-	if c.count != nil {
+	if c.cpu != nil {
+		c.cpu.point(ps)
 		c.count.follow(t)
 	}
 	if c.cfg.N8nMetricsURL == "" {
