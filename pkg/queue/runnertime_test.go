@@ -20,26 +20,27 @@ func hold(t *testing.T, c redis.UniversalClient, token string, ids ...string) {
 	}
 }
 
+// sampled is a sampler over a real Redis of its own, with a 30 s window.
+func sampled(t *testing.T) (redis.UniversalClient, *Sampler) {
+	c := queuetest.StartMemory(t).Client
+	return c, NewSampler(NewReader(c, "bull"), time.Second, 30*time.Second)
+}
+
 // Two workers behind runners of limit 4: one holds 12 jobs (8 wait inside
 // it for a runner slot), the other 2. The runners then hold 4 + 2 tasks,
 // and at 6 completions a second the task takes 1 s while the job takes
 // 14 / 6 s. Gated readings (a saturated runner) give no job time but do
 // give the runner time.
 func TestRunnerTimeSaturated(t *testing.T) {
-	r := queuetest.StartMemory(t)
 	ctx := context.Background()
-	c := r.Client
-	s := NewSampler(NewReader(c, "bull"), time.Second, 30*time.Second)
+	c, s := sampled(t)
 	if _, ok := s.RunnerTime(); ok {
 		t.Fatal("fresh sampler gave a runner time")
 	}
 	s.SetRunnerLimit(4)
 	hold(t, c, "token-a", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12")
 	hold(t, c, "token-b", "13", "14")
-	for i := range 12 {
-		c.IncrBy(ctx, "bull:jobs:id", 6)
-		s.Step(ctx, t0.Add(time.Duration(i)*time.Second))
-	}
+	advance(c, s, 0, 12, 6)
 	if _, ok, _ := s.JobTime(); ok || !s.BusySinceLast() {
 		t.Fatal("a job time from readings where a worker held more jobs than its runners take")
 	}
@@ -50,10 +51,7 @@ func TestRunnerTimeSaturated(t *testing.T) {
 	// A stalled job (no lock) in two readings: that stretch is skipped, and
 	// the last clean figure is kept until a new steady run forms.
 	c.LPush(ctx, "bull:jobs:active", "stalled")
-	for i := 12; i < 15; i++ {
-		c.IncrBy(ctx, "bull:jobs:id", 6)
-		s.Step(ctx, t0.Add(time.Duration(i)*time.Second))
-	}
+	advance(c, s, 12, 15, 6)
 	// The first reading without the lock may be a completion between the
 	// round trips, so the figure kept ends there.
 	if e2, ok := s.RunnerTime(); !ok || !e2.At.Equal(t0.Add(12*time.Second)) {
@@ -64,18 +62,13 @@ func TestRunnerTimeSaturated(t *testing.T) {
 // A lock key of a foreign type counts as locked, holder unknown: it is not
 // taken for a stalled job, and the sampler does not fail.
 func TestRunnerTimeForeignLock(t *testing.T) {
-	r := queuetest.StartMemory(t)
 	ctx := context.Background()
-	c := r.Client
-	s := NewSampler(NewReader(c, "bull"), time.Second, 30*time.Second)
+	c, s := sampled(t)
 	s.SetRunnerLimit(1)
 	hold(t, c, "token-a", "1", "2")
 	c.LPush(ctx, "bull:jobs:active", "3")
 	c.HSet(ctx, "bull:jobs:3:lock", "x", "y")
-	for i := range 8 {
-		c.IncrBy(ctx, "bull:jobs:id", 3)
-		s.Step(ctx, t0.Add(time.Duration(i)*time.Second))
-	}
+	advance(c, s, 0, 8, 3)
 	if e, ok := s.RunnerTime(); !ok || e.MeanActive != 2 || e.JobTime != time.Second*2/3 {
 		t.Fatalf("got %+v ok %v, want 2 busy slots (1 per holder) at 3 per s", e, ok)
 	}
@@ -89,20 +82,12 @@ func TestRunnerTimeForeignLock(t *testing.T) {
 // s) and every held job counts as a task. Without a limit there is no
 // runner time.
 func TestRunnerTimeWorkersFull(t *testing.T) {
-	r := queuetest.StartMemory(t)
 	ctx := context.Background()
-	c := r.Client
-	s := NewSampler(NewReader(c, "bull"), time.Second, 30*time.Second)
+	c, s := sampled(t)
 	hold(t, c, "token-a", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12")
 	hold(t, c, "token-b", "13", "14")
 	c.LPush(ctx, "bull:jobs:wait", "w1")
-	step := func(from, to int) {
-		for i := from; i < to; i++ {
-			c.IncrBy(ctx, "bull:jobs:id", 6)
-			s.Step(ctx, t0.Add(time.Duration(i)*time.Second))
-		}
-	}
-	step(0, 8)
+	advance(c, s, 0, 8, 6)
 	if _, ok := s.RunnerTime(); ok {
 		t.Fatal("a runner time with the capacity unknown")
 	}
@@ -110,7 +95,7 @@ func TestRunnerTimeWorkersFull(t *testing.T) {
 		t.Fatal("jobs waited in Redis with nothing watching the runners, yet a job time")
 	}
 	s.SetRunnerLimit(20)
-	step(8, 20)
+	advance(c, s, 8, 20, 6)
 	e, ok, _ := s.JobTime()
 	if !ok || e.MeanActive != 14 || e.Rate != 6 {
 		t.Fatalf("job time %+v ok %v, want 14 held at 6 per s", e, ok)
@@ -124,17 +109,11 @@ func TestRunnerTimeWorkersFull(t *testing.T) {
 // a worker holding more jobs than its runner capacity still gives a job
 // time, as when part of each job runs outside the runner.
 func TestRunnerLimitYieldsToGate(t *testing.T) {
-	r := queuetest.StartMemory(t)
-	ctx := context.Background()
-	c := r.Client
-	s := NewSampler(NewReader(c, "bull"), time.Second, 30*time.Second)
+	c, s := sampled(t)
 	s.SetRunnerLimit(2)
 	s.SetGate(func() bool { return false })
 	hold(t, c, "token-a", "1", "2", "3", "4", "5", "6")
-	for i := range 8 {
-		c.IncrBy(ctx, "bull:jobs:id", 12)
-		s.Step(ctx, t0.Add(time.Duration(i)*time.Second))
-	}
+	advance(c, s, 0, 8, 12)
 	if e, ok, _ := s.JobTime(); !ok || e.JobTime != time.Second/2 {
 		t.Fatalf("job time %+v ok %v, want 6 held / 12 per s", e, ok)
 	}

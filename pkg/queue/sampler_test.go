@@ -31,10 +31,16 @@ func TestDepthWrongType(t *testing.T) {
 // with the lock key Bull keeps while a worker processes it.
 func activate(t *testing.T, c redis.UniversalClient, ids ...string) {
 	t.Helper()
+	hold(t, c, "worker-token", ids...)
+}
+
+// advance plays Bull and the clock from second from to second to: perSec
+// jobs added each second, then one reading.
+func advance(c redis.UniversalClient, s *Sampler, from, to int, perSec int64) {
 	ctx := context.Background()
-	for _, id := range ids {
-		c.LPush(ctx, "bull:jobs:active", id)
-		c.Set(ctx, "bull:jobs:"+id+":lock", "worker-token", 0)
+	for i := from; i < to; i++ {
+		c.IncrBy(ctx, "bull:jobs:id", perSec)
+		s.Step(ctx, t0.Add(time.Duration(i)*time.Second))
 	}
 }
 
@@ -51,10 +57,7 @@ func TestSampler(t *testing.T) {
 	}
 	activate(t, c, "1", "2", "3", "4")          // 4 active
 	c.LPush(ctx, "bull:jobs:active", "stalled") // a killed worker's job: no lock
-	for i := 0; i < 12; i++ {
-		c.IncrBy(ctx, "bull:jobs:id", 2) // 2 arrivals per second
-		s.Step(ctx, t0.Add(time.Duration(i)*time.Second))
-	}
+	advance(c, s, 0, 12, 2)                     // 2 arrivals per second
 	if e, ok, err := s.JobTime(); ok || err != nil {
 		t.Fatalf("a stalled job in the active list: %+v ok %v err %v, want no estimate", e, ok, err)
 	}
@@ -82,10 +85,7 @@ func TestSampler(t *testing.T) {
 	for i := range 10 {
 		c.LPush(ctx, "bull:jobs:wait", "w"+string(rune('a'+i)))
 	}
-	for i := 24; i < 32; i++ {
-		c.IncrBy(ctx, "bull:jobs:id", 4)
-		s.Step(ctx, t0.Add(time.Duration(i)*time.Second))
-	}
+	advance(c, s, 24, 32, 4)
 	if e2, _, _ := s.JobTime(); e2.JobTime != 2*time.Second {
 		t.Fatalf("jobs waited, no gate: %+v, want the 2 s held", e2)
 	}
@@ -95,10 +95,7 @@ func TestSampler(t *testing.T) {
 	s.SetGate(func() bool { return false })
 	s.SetSlots(10)
 	activate(t, c, "killed-1", "killed-2")
-	for i := 32; i < 40; i++ {
-		c.IncrBy(ctx, "bull:jobs:id", 4)
-		s.Step(ctx, t0.Add(time.Duration(i)*time.Second))
-	}
+	advance(c, s, 32, 40, 4)
 	if e2, _, _ := s.JobTime(); e2.JobTime != 2500*time.Millisecond || e2.Rate != 4 {
 		t.Fatalf("saturated worker, runners free: %+v, want 2.5 s at 4 completions per s", e2)
 	}
@@ -121,12 +118,7 @@ func TestSamplerGate(t *testing.T) {
 	saturatedNow := false
 	s.SetGate(func() bool { return saturatedNow })
 	activate(t, c, "1", "2")
-	step := func(from, to int) {
-		for i := from; i < to; i++ {
-			c.IncrBy(ctx, "bull:jobs:id", 1)
-			s.Step(ctx, t0.Add(time.Duration(i)*time.Second))
-		}
-	}
+	step := func(from, to int) { advance(c, s, from, to, 1) }
 	step(0, 10) // 2 active, 1 per second: 2 s
 	if e, ok, _ := s.JobTime(); !ok || e.JobTime != 2*time.Second || s.BusySinceLast() {
 		t.Fatalf("clean: %+v ok %v", e, ok)
