@@ -27,6 +27,12 @@ func TestExperiments(t *testing.T) {
 	if dir == "" {
 		dir = t.TempDir()
 	}
+	var failed []string // repeated at the end, where a log's tail shows it
+	defer func() {
+		if len(failed) > 0 {
+			t.Errorf("failed checks:\n%s", strings.Join(failed, "\n"))
+		}
+	}()
 	for _, r := range specs {
 		t.Run(r.name, func(t *testing.T) {
 			out := filepath.Join(dir, r.name)
@@ -39,9 +45,25 @@ func TestExperiments(t *testing.T) {
 			t.Logf("loadctl experiment %s: exit %d\n%s", r.name, code, log)
 			if code != 0 {
 				t.Errorf("experiment %s: exit %d, want 0 (99 means a check failed)", r.name, code)
+				failed = append(failed, failedLines(r.name, code, log)...)
 			}
 		})
 	}
+}
+
+// failedLines are the FAILED lines of a spec's log, or its exit code when
+// it printed none (it could not run).
+func failedLines(spec string, code int, log string) []string {
+	var out []string
+	for _, l := range strings.Split(log, "\n") {
+		if strings.HasPrefix(strings.TrimSpace(l), "FAILED") {
+			out = append(out, spec+": "+strings.TrimSpace(l))
+		}
+	}
+	if len(out) == 0 {
+		out = append(out, fmt.Sprintf("%s: exit %d", spec, code))
+	}
+	return out
 }
 
 // experimentRun is one spec to run, with its cases ("" for every case).
@@ -85,5 +107,15 @@ func TestExperimentRuns(t *testing.T) {
 	}
 	if _, err := experimentRuns("nope"); err == nil || !strings.Contains(err.Error(), "nope") {
 		t.Errorf("an unknown spec: %v, want an error naming it", err)
+	}
+}
+
+func TestFailedLines(t *testing.T) {
+	log := "case a\n  FAILED a: bottleneck want worker, got runner\nexperiment x: some checks FAILED\n"
+	if got := failedLines("x", 99, log); len(got) != 1 || got[0] != "x: FAILED a: bottleneck want worker, got runner" {
+		t.Errorf("failedLines: %q", got)
+	}
+	if got := failedLines("x", 2, "no such spec\n"); len(got) != 1 || got[0] != "x: exit 2" {
+		t.Errorf("failedLines without FAILED lines: %q", got)
 	}
 }

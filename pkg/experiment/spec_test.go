@@ -145,8 +145,16 @@ func TestShippedSpecs(t *testing.T) {
 		}
 	}
 	rl := byName["runner-limit"]
-	for i, want := range []string{"runner", "runner", "runner", "worker"} {
-		if c := rl.Cases[i]; c.Expect.Bottleneck != want {
+	if len(rl.Cases) < 3 || len(byName["worker-bound"].Cases) < 2 {
+		t.Errorf("runner-limit has %d cases, worker-bound %d; want 3 and 2", len(rl.Cases), len(byName["worker-bound"].Cases))
+	}
+	for _, c := range byName["worker-bound"].Cases {
+		if c.Expect.Bottleneck != "worker" {
+			t.Errorf("worker-bound %s expects %+v", c.Name, c.Expect)
+		}
+	}
+	for _, c := range rl.Cases {
+		if c.Expect.Bottleneck != "runner" {
 			t.Errorf("runner-limit %s expects %+v", c.Name, c.Expect)
 		}
 	}
