@@ -81,8 +81,6 @@ func buildCollector(ctx context.Context, cfg Config, logger *slog.Logger, probes
 		cc.Queue = queue.NewReader(rdb, cfg.QueuePrefix)
 		cc.Sampler = queue.NewSampler(cc.Queue, cfg.SampleInterval, cfg.SampleWindow)
 		bull = cc.Queue
-		wg.Add(1)
-		go func() { defer wg.Done(); cc.Sampler.Run(ctx) }()
 	}
 	cc.CPU = cpuConfig(cfg, bull, pl.cpu)
 	cc.CPU.Procs = pl.procs

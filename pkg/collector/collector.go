@@ -177,10 +177,6 @@ func (c *Collector) discover(ctx context.Context, r *Report) {
 	}))
 	r.LeftOutTotal = map[string]uint64{c.cfg.PlatformName: c.leftOut.Load()}
 	r.Topology = c.pair(r.Processes)
-	if c.cpu != nil {
-		c.cpu.point(r.Processes)
-		c.count.follow(r.Topology)
-	}
 }
 
 // noteLeftOut counts and logs the processes a discovery left out.

@@ -5,8 +5,11 @@
 // pkg/topology and runs pkg/capacity on what it found. Concurrent scrapes
 // share one gather, bounded by their requests (gather.go), and /metrics
 // emits its Report through a per-request registry; / and /verdict render
-// the last Report. n8n's execution histogram is read by a background
-// sampler, so scraping changes no state. Each source reports its own
+// the last Report. Collector.Run owns the background samplers: the Redis
+// queue, the CPU counters, n8n's execution histogram and a discovery
+// every 5 s that points them at what it finds; a scrape only reads them.
+// The one exception is the probe sidecars, whose /metrics a scrape reads
+// and whose task means it keeps. Each source reports its own
 // n8n_exporter_source_up and _duration_seconds; a failing source never
 // fails the scrape.
 package collector

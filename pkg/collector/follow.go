@@ -8,8 +8,11 @@ import (
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/topology"
 )
 
-// refreshEvery spaces the collector's own background discoveries.
-const refreshEvery = 15 * time.Second
+// refreshEvery spaces the collector's own background discoveries: a
+// restarted container's CPU is read within about this long. One Docker
+// listing (or Kubernetes pod list) and its inspects every 5 s cost less
+// than one scrape's gather.
+const refreshEvery = 5 * time.Second
 
 // followWorkers tells the background samplers what they follow, from its
 // own discovery at start and every refreshEvery: the CPU sampler the
@@ -35,7 +38,7 @@ func (c *Collector) followWorkers(ctx context.Context) {
 // tellSampler discovers once; a failed discovery leaves the samplers'
 // figures as they were, a partial one uses what it read.
 func (c *Collector) tellSampler(ctx context.Context) {
-	ctx, cancel := context.WithTimeout(ctx, refreshEvery/3)
+	ctx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
 	defer cancel()
 	ps, err := c.cfg.Platform.Discover(ctx)
 	var partial PartialError

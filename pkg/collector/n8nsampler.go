@@ -36,9 +36,9 @@ func newN8nSampler(client *http.Client, noHistory bool, url string) *n8nSampler 
 	return &n8nSampler{d: n8nDurations{client: client, noHistory: noHistory}, url: url, wake: make(chan struct{}, 1)}
 }
 
-// point aims the reads at url (main's /metrics as the last gather found
-// it) and returns the latest read of that URL, or nil.
-func (s *n8nSampler) point(url string) *n8nSample {
+// point aims the reads at url (main's /metrics as the background
+// discovery found it), at once when it moved.
+func (s *n8nSampler) point(url string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if url != s.url {
@@ -48,6 +48,13 @@ func (s *n8nSampler) point(url string) *n8nSample {
 		default:
 		}
 	}
+}
+
+// read is the latest read of url, or nil; it changes nothing (a scrape
+// calls it, and the background discovery points the sampler).
+func (s *n8nSampler) read(url string) *n8nSample {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	if url == "" || s.latest == nil || s.latest.url != url {
 		return nil
 	}
@@ -66,19 +73,20 @@ func (s *n8nSampler) keep(smp n8nSample) {
 	s.mu.Unlock()
 }
 
-// Run reads n8n's histogram every N8nSampleInterval, and at once when the
-// gathers find main at a new URL, the CPU demand counters every
-// CPU.Interval, and the workers the Redis sampler follows every
-// refreshEvery, until ctx ends.
+// Run owns the samplers until ctx ends: the Redis sampler on its
+// interval, the CPU demand counters every CPU.Interval, the workers every
+// refreshEvery, and n8n's histogram every N8nSampleInterval and at once
+// when the discovery finds main at a new URL.
 func (c *Collector) Run(ctx context.Context) {
-	if c.cpu != nil {
-		done := make(chan struct{})
-		go func() { defer close(done); c.cpu.run(ctx) }()
-		defer func() { <-done }()
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	if c.cfg.Sampler != nil { // after New installed its gate
+		wg.Go(func() { c.cfg.Sampler.Run(ctx) })
 	}
-	followed := make(chan struct{})
-	go func() { defer close(followed); c.followWorkers(ctx) }()
-	defer func() { <-followed }()
+	if c.cpu != nil {
+		wg.Go(func() { c.cpu.run(ctx) })
+	}
+	wg.Go(func() { c.followWorkers(ctx) })
 	t := time.NewTicker(c.cfg.N8nSampleInterval)
 	defer t.Stop()
 	for {

@@ -54,8 +54,8 @@ func TestRepeatedScrapesSeeTheSameN8nFigures(t *testing.T) {
 	}
 }
 
-// Run reads on its own interval, and at once when a gather finds main at
-// a new URL.
+// Run reads on its own interval, and at once when the discovery finds
+// main at a new URL.
 func TestN8nSamplerRunsInTheBackground(t *testing.T) {
 	var hits atomic.Int32
 	n8n := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
@@ -68,10 +68,11 @@ func TestN8nSamplerRunsInTheBackground(t *testing.T) {
 	stopped := make(chan struct{})
 	go func() { c.Run(ctx); close(stopped) }()
 	defer func() { cancel(); <-stopped }()
-	if c.n8n.point(n8n.URL) != nil {
+	c.n8n.point(n8n.URL)
+	if c.n8n.read(n8n.URL) != nil {
 		t.Fatal("a figure before any read")
 	}
-	waitUntil(t, "a read of the new URL", func() bool { return c.n8n.point(n8n.URL) != nil })
+	waitUntil(t, "a read of the new URL", func() bool { return c.n8n.read(n8n.URL) != nil })
 	if got := hits.Load(); got != 1 {
 		t.Fatalf("%d reads, want 1", got)
 	}

@@ -28,7 +28,7 @@ func (c *Collector) measureJobTime(r *Report) {
 	if url == "" {
 		url = discoverMetricsURL(r.Topology.Mains)
 	}
-	smp := c.n8n.point(url)
+	smp := c.n8n.read(url)
 	if smp == nil {
 		return
 	}

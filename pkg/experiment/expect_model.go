@@ -37,9 +37,9 @@ func (e Expect) validateModel() error {
 // model judges the checks against the exporter's model: measured ÷
 // ceiling and the binding kind at the best step, the MVA at every step.
 func (e Expect) model(c *CaseResult, add addFunc) {
-	at, where := BestStepModel(c.Sweep, c.Predicted), "the best step"
+	at, where := CheckedStepModel(c.Sweep, c.Predicted, e.ModelAt), "the best step"
 	if e.ModelAt == modelAtLast {
-		at, where = LastStepModel(c.Sweep, c.Predicted), "the last step"
+		where = "the last step"
 	}
 	if r := e.MeasuredOverCeiling; r != nil {
 		want := fmt.Sprintf("%.2f to %.2f at %s", r.Min, r.Max, where)

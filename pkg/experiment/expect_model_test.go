@@ -1,6 +1,7 @@
 package experiment
 
 import (
+	"bytes"
 	"encoding/json"
 	"math"
 	"strings"
@@ -117,5 +118,25 @@ func TestModelChecksAtTheLastStep(t *testing.T) {
 	}
 	if err := (Expect{ModelAt: "first"}).validate(); err == nil || !strings.Contains(err.Error(), "model_at") {
 		t.Errorf("model_at first: %v, want an error naming model_at", err)
+	}
+}
+
+// A saved result's model is re-read at the step its checks read: the last
+// for model_at: last, where the best step (4 VU) would say otherwise.
+func TestReadJSONKeepsTheCheckedStep(t *testing.T) {
+	for at, vus := range map[string]int{"last": 8, "": 4} {
+		c := cpuCase()
+		c.ModelAt = at
+		var buf bytes.Buffer
+		if err := WriteJSON(&buf, &Result{Schema: SchemaVersion, Cases: []CaseResult{c}}); err != nil {
+			t.Fatal(err)
+		}
+		r, err := ReadJSON(&buf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m := r.Cases[0].Model; m == nil || m.Step.VUs != vus {
+			t.Errorf("model_at %q: model %+v, want the %d-VU step", at, m, vus)
+		}
 	}
 }

@@ -34,7 +34,8 @@ type CaseResult struct {
 	Measured  Measured          `json:"measured"`
 	Predicted *Prediction       `json:"predicted,omitempty"`
 	Ratio     float64           `json:"measured_over_predicted,omitempty"`
-	Model     *StepModel        `json:"model,omitempty"` // the bound and the MVA at the best step, where the checks read
+	Model     *StepModel        `json:"model,omitempty"`    // the bound and the MVA at the step the checks read
+	ModelAt   string            `json:"model_at,omitempty"` // that step: "last", or the best when empty
 	Probe     *ProbeFigures     `json:"probe,omitempty"`
 	Memory    []ContainerMemory `json:"memory"`
 	Failures  Failures          `json:"failures"`
@@ -129,15 +130,16 @@ type CheckResult struct {
 func WriteJSON(w io.Writer, r *Result) error { return loadgen.WriteIndentedJSON(w, r) }
 
 // ReadJSON reads a result and rejects other schema versions.
-// Each case's model is set again at the best step of its recorded sweep,
-// as a run sets it now (results written before chose the knee).
+// Each case's model is set again at the step its checks read (the best,
+// or the last for model_at: last) of its recorded sweep, as a run sets it
+// now (results written before chose the knee).
 func ReadJSON(rd io.Reader) (*Result, error) {
 	r, err := loadgen.ReadVersionedJSON(rd, "experiment result", SchemaVersion, func(r *Result) string { return r.Schema })
 	if err != nil {
 		return nil, err
 	}
 	for i, c := range r.Cases {
-		if m := BestStepModel(c.Sweep, c.Predicted); m != nil {
+		if m := CheckedStepModel(c.Sweep, c.Predicted, c.ModelAt); m != nil {
 			r.Cases[i].Model = m
 		}
 	}

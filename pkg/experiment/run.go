@@ -65,7 +65,7 @@ func (r *Runner) logf(format string, a ...any) {
 func (r *Runner) runCase(ctx context.Context, c Case) CaseResult {
 	env := mergeEnv(r.Spec.Env, c.Env)
 	r.sec = caseSecrets(env)
-	cr := CaseResult{Name: c.Name, Group: c.Group, Env: redactEnv(env, r.sec), Seed: c.Seed, Memory: []ContainerMemory{}, Checks: []CheckResult{}}
+	cr := CaseResult{Name: c.Name, Group: c.Group, Env: redactEnv(env, r.sec), Seed: c.Seed, Memory: []ContainerMemory{}, Checks: []CheckResult{}, ModelAt: c.Expect.ModelAt}
 	if err := r.measure(ctx, c, env, &cr); err != nil {
 		cr.Error = r.sec.Text(err.Error())
 		r.logf("  %s: %s", c.Name, cr.Error)
@@ -135,7 +135,7 @@ func (r *Runner) load(ctx context.Context, plan loadgen.Plan, lt *loadgen.Target
 	if p.ForLoad > 0 {
 		cr.Ratio = cr.Measured.Ceiling / p.ForLoad
 	}
-	cr.Model = BestStepModel(res, &p)
+	cr.Model = CheckedStepModel(res, &p, cr.ModelAt)
 	r.logf("  measured %.3f/s (%s), predicted %.3f/s, bottleneck %s, failed %d of %d%s",
 		cr.Measured.Ceiling, cr.Measured.From, p.ForLoad, p.Bottleneck, cr.Failures.Failed, cr.Failures.Requests, modelLog(cr.Model))
 	return nil

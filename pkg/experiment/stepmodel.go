@@ -68,6 +68,15 @@ func BestStepModel(res *loadgen.Result, after *Prediction) *StepModel {
 	return nil
 }
 
+// CheckedStepModel is the model at the step a case's checks read: the
+// last step for model_at: last, else the best.
+func CheckedStepModel(res *loadgen.Result, after *Prediction, at string) *StepModel {
+	if at == modelAtLast {
+		return LastStepModel(res, after)
+	}
+	return BestStepModel(res, after)
+}
+
 // LastStepModel is the model at the sweep's last, most loaded step; nil
 // when no step ran or nothing was read.
 func LastStepModel(res *loadgen.Result, after *Prediction) *StepModel {
