@@ -60,7 +60,7 @@ type Config struct {
 	N8nMetricsURL string  // "" = discover from the main container
 	Probes        []Probe // in-process broker probes
 	// ScrapeProbes reads the /metrics of every discovered probe sidecar
-	// that a worker's runner reaches its broker through, at scrape time.
+	// that a worker's runner reaches its broker through, every second.
 	ScrapeProbes bool
 	ServiceTime  time.Duration // EXPORTER_SERVICE_TIME: overrides both stages
 	Timeout      time.Duration // per source
@@ -145,7 +145,7 @@ func (c *Collector) Gather(ctx context.Context) *Report {
 		c.readMemory(ctx, r)
 	}
 	if c.remote != nil {
-		c.remote.scrape(ctx, r, c.cfg.Timeout)
+		c.remote.report(r)
 	}
 	wg.Wait()
 	if queueResult != nil {

@@ -112,16 +112,7 @@ func (s *cpuSampler) point(ps []topology.Process) {
 
 // run reads every Interval until ctx ends.
 func (s *cpuSampler) run(ctx context.Context) {
-	t := time.NewTicker(s.cfg.Interval)
-	defer t.Stop()
-	for {
-		s.step(ctx, time.Now())
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
-	}
+	every(ctx, s.cfg.Interval, func(now time.Time) { s.step(ctx, now) })
 }
 
 // step takes one reading at now. A failed execution count skips the

@@ -7,9 +7,8 @@
 // emits its Report through a per-request registry; / and /verdict render
 // the last Report. Collector.Run owns the background samplers: the Redis
 // queue, the CPU counters, n8n's execution histogram and a discovery
-// every 5 s that points them at what it finds; a scrape only reads them.
-// The one exception is the probe sidecars, whose /metrics a scrape reads
-// and whose task means it keeps. Each source reports its own
-// n8n_exporter_source_up and _duration_seconds; a failing source never
-// fails the scrape.
+// every 5 s that points them at what it finds, and the probe sidecars'
+// /metrics every second; a scrape only reads them. Each source reports
+// its own n8n_exporter_source_up and _duration_seconds; a failing source
+// never fails the scrape.
 package collector

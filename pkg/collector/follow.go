@@ -15,24 +15,15 @@ import (
 const refreshEvery = 5 * time.Second
 
 // followWorkers tells the background samplers what they follow, from its
-// own discovery at start and every refreshEvery: the CPU sampler the
-// processes to read, the Redis sampler the live workers' slots and runner
+// own discovery at start and every refreshEvery: the probe reader the
+// sidecars, the CPU sampler the processes to read, the Redis sampler the live workers' slots and runner
 // capacity, the execution counter the mode, and the n8n sampler main's
 // URL. They need these between scrapes, before the first one too.
 func (c *Collector) followWorkers(ctx context.Context) {
 	if c.cfg.Platform == nil {
 		return
 	}
-	t := time.NewTicker(refreshEvery)
-	defer t.Stop()
-	for {
-		c.tellSampler(ctx)
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
-	}
+	every(ctx, refreshEvery, func(time.Time) { c.tellSampler(ctx) })
 }
 
 // tellSampler discovers once; a failed discovery leaves the samplers'
@@ -46,6 +37,9 @@ func (c *Collector) tellSampler(ctx context.Context) {
 		return
 	}
 	t := c.pair(ps)
+	if c.remote != nil {
+		c.remote.aim(t)
+	}
 	if c.cpu != nil {
 		c.cpu.point(ps)
 		c.count.follow(t)

@@ -86,6 +86,9 @@ func (c *Collector) Run(ctx context.Context) {
 	if c.cpu != nil {
 		wg.Go(func() { c.cpu.run(ctx) })
 	}
+	if c.remote != nil {
+		wg.Go(func() { c.remote.run(ctx, c.cfg.Timeout) })
+	}
 	wg.Go(func() { c.followWorkers(ctx) })
 	t := time.NewTicker(c.cfg.N8nSampleInterval)
 	defer t.Stop()

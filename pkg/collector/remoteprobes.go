@@ -33,17 +33,22 @@ const (
 	// taskWindow is how far back a remote probe's task mean reaches, as
 	// the in-process probe's recent mean does.
 	taskWindow = 5 * time.Minute
+	// probeEvery spaces the background reads of the sidecars: the Redis
+	// sampler's gate reads their figures as often.
+	probeEvery = time.Second
 )
 
-// remoteProbes reads the probe sidecars a platform discovered, at scrape
-// time, into the same brokerprobe.Stats the in-process probes give. The
-// task mean comes from the difference of the probe's duration histogram
-// over the last taskWindow.
+// remoteProbes reads the probe sidecars the background discovery found,
+// every probeEvery, into the same brokerprobe.Stats the in-process probes
+// give. The task mean comes from the difference of the probe's duration
+// histogram over the last taskWindow. A scrape reads what it holds.
 type remoteProbes struct {
 	client *http.Client
 
 	mu      sync.Mutex
-	current []ProbeStats            // the last scrape's, for the sampler's gate
+	targets []probeTarget           // from the last discovery
+	source  *SourceResult           // the last read's "probes" source; nil: no target
+	current []ProbeStats            // the last read's, for the sampler's gate
 	history map[string][]taskSample // by probe key, oldest first
 }
 
@@ -53,7 +58,7 @@ type taskSample struct {
 	count uint64
 }
 
-// fixedStats is one probe's figures as read in one scrape.
+// fixedStats is one probe's figures as read at once.
 type fixedStats brokerprobe.Stats
 
 func (f fixedStats) Stats() brokerprobe.Stats { return brokerprobe.Stats(f) }
@@ -99,17 +104,41 @@ func fronts(t topology.Topology, p topology.Process) bool {
 	return false
 }
 
-// scrape reads every target, records one "probes" source (down if any
-// failed, naming one failure), and keeps the figures for the gate.
-func (rp *remoteProbes) scrape(ctx context.Context, r *Report, timeout time.Duration) {
-	targets := probeTargets(r.Topology)
+// aim sets the probes to read from a discovery's topology.
+func (rp *remoteProbes) aim(t topology.Topology) {
+	targets := probeTargets(t)
+	rp.mu.Lock()
+	rp.targets = targets
+	rp.mu.Unlock()
+}
+
+// run reads the probes every probeEvery until ctx ends.
+func (rp *remoteProbes) run(ctx context.Context, timeout time.Duration) {
+	every(ctx, probeEvery, func(now time.Time) { rp.sample(ctx, timeout, now) })
+}
+
+// report adds the last read's "probes" source to r.
+func (rp *remoteProbes) report(r *Report) {
+	rp.mu.Lock()
+	defer rp.mu.Unlock()
+	if rp.source != nil {
+		r.addSource(*rp.source)
+	}
+}
+
+// sample reads every target once, stamped now: one "probes" source (down
+// if any failed, naming one failure), and the figures for the gate.
+func (rp *remoteProbes) sample(ctx context.Context, timeout time.Duration, now time.Time) {
+	rp.mu.Lock()
+	targets := rp.targets
+	rp.mu.Unlock()
 	if len(targets) == 0 {
-		rp.set(nil, nil)
+		rp.set(nil, nil, nil)
 		return
 	}
 	stats := make([][]probeReading, len(targets))
 	errs := make([]error, len(targets))
-	r.addSource(timed(ctx, "probes", timeout, func(ctx context.Context) error {
+	src := timed(ctx, "probes", timeout, func(ctx context.Context) error {
 		var g errgroup.Group
 		g.SetLimit(probeFetches)
 		for i, tg := range targets {
@@ -123,26 +152,26 @@ func (rp *remoteProbes) scrape(ctx context.Context, r *Report, timeout time.Dura
 			}
 		}
 		return summarize(failed, len(targets))
-	}))
+	})
 	var cur []ProbeStats
 	keys := map[string]bool{}
 	for i, readings := range stats {
 		for _, rd := range readings {
 			key := targets[i].process.ID + "|" + rd.Name
 			keys[key] = true
-			rd.RecentTaskMean, rd.RecentTaskCount = rp.recent(key, rd.sum, rd.count, r.At)
+			rd.RecentTaskMean, rd.RecentTaskCount = rp.recent(key, rd.sum, rd.count, now)
 			cur = append(cur, fixedStats(rd.Stats))
 		}
 	}
-	rp.set(cur, keys)
+	rp.set(cur, keys, &src)
 }
 
-// set keeps this scrape's figures and forgets the task history of probes
-// no longer seen (nil keys: all).
-func (rp *remoteProbes) set(cur []ProbeStats, keys map[string]bool) {
+// set keeps this read's figures and source, and forgets the task history
+// of probes no longer seen (nil keys: all).
+func (rp *remoteProbes) set(cur []ProbeStats, keys map[string]bool, src *SourceResult) {
 	rp.mu.Lock()
 	defer rp.mu.Unlock()
-	rp.current = cur
+	rp.current, rp.source = cur, src
 	for k := range rp.history {
 		if !keys[k] {
 			delete(rp.history, k)

@@ -119,7 +119,8 @@ func hostPort(t *testing.T, url string) string {
 }
 
 // A probe sidecar found through the pod spec feeds the task stage like an
-// in-process probe: the mean of the tasks between two scrapes, with a
+// in-process probe: the mean of the tasks between two background reads
+// (never a scrape's), with a
 // "probes" source; a pending pod is listed, not counted; every container
 // has its info series.
 func TestRemoteProbeFeedsTaskTime(t *testing.T) {
@@ -128,15 +129,20 @@ func TestRemoteProbeFeedsTaskTime(t *testing.T) {
 	pending.Status.Phase = corev1.PodPending
 	c := New(Config{Platform: translated{kube.Objects{Pods: []*corev1.Pod{workerPod("w-a", hostPort(t, url)), pending},
 		ConfigMaps: func(string, string) *corev1.ConfigMap { return nil }}}, PlatformName: "kubernetes", ScrapeProbes: true})
-	ctx := context.Background()
-	r := c.Gather(ctx)
+	r := readProbes(c)
 	if st := sourceOf(r, "probes"); st == nil || !st.Up {
 		t.Fatalf("probes source: %+v", r.Sources)
 	}
 	if len(r.Measured) != 0 {
 		t.Errorf("first sight gives no task mean: %+v", r.Measured)
 	}
-	r = c.Gather(ctx)
+	for range 3 { // scrapes read the sidecars' figures, and do not read them again
+		r = c.Gather(context.Background())
+	}
+	if len(r.Measured) != 0 {
+		t.Errorf("scrapes read the sidecars: %+v", r.Measured)
+	}
+	r = readProbes(c)
 	if len(r.Measured) != 1 || r.Measured[0].Source != "probe" || r.Measured[0].Time != 1500*time.Millisecond {
 		t.Fatalf("measured %+v", r.Measured)
 	}
@@ -196,7 +202,7 @@ func TestRemoteProbeBadAnswers(t *testing.T) {
 		url := serveInTurn(t, tc.body)
 		c := New(Config{Platform: translated{kube.Objects{Pods: []*corev1.Pod{workerPod("w-a", hostPort(t, url))},
 			ConfigMaps: func(string, string) *corev1.ConfigMap { return nil }}}, ScrapeProbes: true})
-		r := c.Gather(context.Background())
+		r := readProbes(c)
 		if st := sourceOf(r, "probes"); st == nil || st.Up || !strings.Contains(st.Err, tc.wantErr) {
 			t.Errorf("%s: probes source %+v", tc.name, st)
 		}
@@ -235,6 +241,15 @@ func TestRemoteProbeTaskWindow(t *testing.T) {
 			t.Errorf("step %d: mean %v over %d, want %v over %d", i, mean, tasks, s.mean, s.tasks)
 		}
 	}
+}
+
+// readProbes is one background discovery and one read of the sidecars,
+// then a scrape's gather.
+func readProbes(c *Collector) *Report {
+	ctx := context.Background()
+	c.tellSampler(ctx)
+	c.remote.sample(ctx, time.Second, time.Now())
+	return c.Gather(ctx)
 }
 
 func sourceOf(r *Report, name string) *SourceResult {

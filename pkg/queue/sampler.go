@@ -12,9 +12,8 @@ import (
 // It runs in the background because Little's law needs a time series: a
 // scrape every 15–60 s sees two points, too few to average the active list
 // or to tell a stretch the runner was saturated from one it was not.
-// Reading once a second between scrapes gives both. Besides it, only the
-// collector's n8n histogram sampler runs between scrapes; the rest is read
-// at scrape time.
+// Reading once a second between scrapes gives both. The collector's Run
+// owns it, beside its CPU, n8n histogram and probe samplers.
 type Sampler struct {
 	r        *Reader
 	interval time.Duration
