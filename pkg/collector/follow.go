@@ -16,9 +16,10 @@ const refreshEvery = 5 * time.Second
 
 // followWorkers tells the background samplers what they follow, from its
 // own discovery at start and every refreshEvery: the probe reader the
-// sidecars, the CPU sampler the processes to read, the Redis sampler the live workers' slots and runner
-// capacity, the execution counter the mode, and the n8n sampler main's
-// URL. They need these between scrapes, before the first one too.
+// sidecars, the CPU sampler the processes to read, the Redis sampler the
+// live workers' slots and runner capacity, the execution counter the mode,
+// and the n8n sampler main's URL. They need these between scrapes, before
+// the first one too.
 func (c *Collector) followWorkers(ctx context.Context) {
 	if c.cfg.Platform == nil {
 		return
