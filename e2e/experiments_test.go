@@ -6,6 +6,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/experiment"
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/report"
 )
 
 // TestExperiments runs every shipped experiment spec (each e2e/experiments/
@@ -45,19 +48,22 @@ func TestExperiments(t *testing.T) {
 			t.Logf("loadctl experiment %s: exit %d\n%s", r.name, code, log)
 			if code != 0 {
 				t.Errorf("experiment %s: exit %d, want 0 (99 means a check failed)", r.name, code)
-				failed = append(failed, failedLines(r.name, code, log)...)
+				failed = append(failed, failedLines(r.name, code, out+".json")...)
 			}
 		})
 	}
 }
 
-// failedLines are the FAILED lines of a spec's log, or its exit code when
-// it printed none (it could not run).
-func failedLines(spec string, code int, log string) []string {
+// failedLines are the failed checks and case errors of a spec's saved
+// result, or its exit code when there is no result (it could not run).
+func failedLines(spec string, code int, resultPath string) []string {
 	var out []string
-	for _, l := range strings.Split(log, "\n") {
-		if strings.HasPrefix(strings.TrimSpace(l), "FAILED") {
-			out = append(out, spec+": "+strings.TrimSpace(l))
+	if f, err := os.Open(resultPath); err == nil {
+		defer f.Close()
+		if r, err := experiment.ReadJSON(f); err == nil {
+			for _, l := range report.FailedChecks(r) {
+				out = append(out, spec+": "+l)
+			}
 		}
 	}
 	if len(out) == 0 {
@@ -111,11 +117,20 @@ func TestExperimentRuns(t *testing.T) {
 }
 
 func TestFailedLines(t *testing.T) {
-	log := "case a\n  FAILED a: bottleneck want worker, got runner\nexperiment x: some checks FAILED\n"
-	if got := failedLines("x", 99, log); len(got) != 1 || got[0] != "x: FAILED a: bottleneck want worker, got runner" {
+	path := filepath.Join(t.TempDir(), "x.json")
+	res := &experiment.Result{Schema: experiment.SchemaVersion, Cases: []experiment.CaseResult{{Name: "a",
+		Checks: []experiment.CheckResult{{Name: "bottleneck", Want: "worker", Got: "runner"}, {Name: "fail_rate_max", Passed: true}}}}}
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := experiment.WriteJSON(f, res); err != nil || f.Close() != nil {
+		t.Fatal(err)
+	}
+	if got := failedLines("x", 99, path); len(got) != 1 || got[0] != "x: a: bottleneck want worker, got runner" {
 		t.Errorf("failedLines: %q", got)
 	}
-	if got := failedLines("x", 2, "no such spec\n"); len(got) != 1 || got[0] != "x: exit 2" {
-		t.Errorf("failedLines without FAILED lines: %q", got)
+	if got := failedLines("x", 2, filepath.Join(t.TempDir(), "none.json")); len(got) != 1 || got[0] != "x: exit 2" {
+		t.Errorf("failedLines without a result: %q", got)
 	}
 }

@@ -208,9 +208,9 @@ func caseCells(c experiment.CaseResult) []string {
 	return out
 }
 
-// failedChecks lists "case: check want …, got …" for every failed check
+// FailedChecks lists "case: check want …, got …" for every failed check
 // and every case error.
-func failedChecks(r *experiment.Result) []string {
+func FailedChecks(r *experiment.Result) []string {
 	var out []string
 	for _, c := range r.Cases {
 		if c.Error != "" {

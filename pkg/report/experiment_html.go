@@ -11,7 +11,7 @@ import (
 // styles and SVG, nothing fetched.
 func ExperimentHTML(w io.Writer, r *experiment.Result) error {
 	page := experimentPage{Res: r, Chart: template.HTML(ceilingChart(r.Cases).SVG()), ChartCSS: ChartCSS, // #nosec: built from escaped parts
-		Head: caseHeads(), Failed: failedChecks(r)}
+		Head: caseHeads(), Failed: FailedChecks(r)}
 	for _, c := range r.Cases {
 		page.Rows = append(page.Rows, experimentRow{Case: c, Cells: caseCells(c)})
 	}

@@ -62,7 +62,7 @@ func markdownOne(b *strings.Builder, r *experiment.Result) {
 	}
 	markdownSteps(b, r)
 	markdownGroups(b, r)
-	if f := failedChecks(r); len(f) > 0 {
+	if f := FailedChecks(r); len(f) > 0 {
 		b.WriteString("\nFailed checks:\n\n")
 		for _, l := range f {
 			fmt.Fprintf(b, "- %s\n", mdEscape(l))

@@ -21,7 +21,7 @@ func ExperimentTable(w io.Writer, r *experiment.Result) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	for _, l := range failedChecks(r) {
+	for _, l := range FailedChecks(r) {
 		fmt.Fprintf(w, "FAILED %s\n", l)
 	}
 	verdict := "all checks passed"
