@@ -5,6 +5,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/n8n-ceiling/n8n-ceiling/internal/ticker"
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/capacity"
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/demand"
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/hostcpu"
@@ -112,7 +113,7 @@ func (s *cpuSampler) point(ps []topology.Process) {
 
 // run reads every Interval until ctx ends.
 func (s *cpuSampler) run(ctx context.Context) {
-	every(ctx, s.cfg.Interval, func(now time.Time) { s.step(ctx, now) })
+	ticker.Every(ctx, s.cfg.Interval, func(now time.Time) { s.step(ctx, now) })
 }
 
 // step takes one reading at now. A failed execution count skips the

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"time"
 
+	"github.com/n8n-ceiling/n8n-ceiling/internal/ticker"
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/topology"
 )
 
@@ -24,7 +25,7 @@ func (c *Collector) followWorkers(ctx context.Context) {
 	if c.cfg.Platform == nil {
 		return
 	}
-	every(ctx, refreshEvery, func(time.Time) { c.tellSampler(ctx) })
+	ticker.Every(ctx, refreshEvery, func(time.Time) { c.tellSampler(ctx) })
 }
 
 // tellSampler discovers once; a failed discovery leaves the samplers'

@@ -14,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/n8n-ceiling/n8n-ceiling/internal/ticker"
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/brokerprobe"
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/topology"
 	dto "github.com/prometheus/client_model/go"
@@ -114,7 +115,7 @@ func (rp *remoteProbes) aim(t topology.Topology) {
 
 // run reads the probes every probeEvery until ctx ends.
 func (rp *remoteProbes) run(ctx context.Context, timeout time.Duration) {
-	every(ctx, probeEvery, func(now time.Time) { rp.sample(ctx, timeout, now) })
+	ticker.Every(ctx, probeEvery, func(now time.Time) { rp.sample(ctx, timeout, now) })
 }
 
 // report adds the last read's "probes" source to r.

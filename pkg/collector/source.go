@@ -17,18 +17,3 @@ func timed(ctx context.Context, name string, timeout time.Duration, f func(conte
 	}
 	return res
 }
-
-// every calls f at once and then every d until ctx ends: the samplers'
-// ticker.
-func every(ctx context.Context, d time.Duration, f func(now time.Time)) {
-	t := time.NewTicker(d)
-	defer t.Stop()
-	for {
-		f(time.Now())
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
-	}
-}

@@ -5,6 +5,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/n8n-ceiling/n8n-ceiling/internal/ticker"
 )
 
 // Sampler keeps a sliding window of readings for the job-time estimate.
@@ -77,16 +79,7 @@ func (s *Sampler) BusySinceLast() bool {
 
 // Run samples until ctx ends.
 func (s *Sampler) Run(ctx context.Context) {
-	t := time.NewTicker(s.interval)
-	defer t.Stop()
-	for {
-		s.Step(ctx, time.Now())
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
-	}
+	ticker.Every(ctx, s.interval, func(now time.Time) { s.Step(ctx, now) })
 }
 
 // Step takes one reading stamped at, and refreshes the estimate.
