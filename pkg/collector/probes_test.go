@@ -270,7 +270,7 @@ func TestSamplerGatedByProbes(t *testing.T) {
 		rd.Client.Set(ctx, "bull:jobs:"+id+":lock", "worker-token", 0)
 	}
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	for i := 0; i < 20; i++ {
+	for i := 0; i < 32; i++ {
 		if i == 10 {
 			if e, ok, _ := s.JobTime(); ok {
 				t.Fatalf("estimate from readings behind a saturated runner: %+v", e)

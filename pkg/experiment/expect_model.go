@@ -98,7 +98,7 @@ func mvaAtEveryStep(res *loadgen.Result, within float64) (got string, worst floa
 		default:
 			if dev := c.Prediction.Throughput/tput - 1; math.IsNaN(worst) || math.Abs(dev) > math.Abs(worst) {
 				worst = dev
-				at = fmt.Sprintf("%+.1f%% at %s (predicted %.3f/s, measured %.3f/s)", 100*dev, s.Load.Label(), c.Prediction.Throughput, tput)
+				at = fmt.Sprintf("%+.1f%% at %s (predicted %.3f/s, measured %.3f/s%s)", 100*dev, s.Load.Label(), c.Prediction.Throughput, tput, mvaInputs(c.Prediction))
 			}
 		}
 	}
@@ -106,4 +106,21 @@ func mvaAtEveryStep(res *loadgen.Result, within float64) (got string, worst floa
 		return strings.Join(missing, "; "), worst, false
 	}
 	return fmt.Sprintf("worst %s over %d steps", at, len(res.Steps)), worst, math.Abs(worst) <= within
+}
+
+// mvaInputs names what a prediction was solved from: the one-request
+// latency, and the station that holds one execution longest (the latency
+// is never below that hold).
+func mvaInputs(p *comparison.Prediction) string {
+	out := fmt.Sprintf("; one-request latency %.3f s from %d VU", p.LatencySeconds, p.LatencyFromVUs)
+	longest, name := 0.0, ""
+	for _, st := range p.Network().Stations {
+		if h := st.MinHold(); h > longest {
+			longest, name = h, st.Name
+		}
+	}
+	if name != "" {
+		out += fmt.Sprintf(", longest hold %.3f s at %s", longest, name)
+	}
+	return out
 }

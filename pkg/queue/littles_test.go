@@ -20,19 +20,19 @@ func steady(n int, active, perSec int64, startID int64) []sample {
 
 func TestLittlesLawSteady(t *testing.T) {
 	// 3 jobs always active and 2 arrivals/s: each job holds a slot 1.5 s.
-	e, ok := estimate(steady(10, 3, 2, 100))
-	if !ok || e.JobTime != 1500*time.Millisecond || e.Jobs != 18 || e.Span != 9*time.Second {
+	e, ok := estimate(steady(12, 3, 2, 100))
+	if !ok || e.JobTime != 1500*time.Millisecond || e.Jobs != 22 || e.Span != 11*time.Second {
 		t.Fatalf("got %+v ok %v", e, ok)
 	}
 }
 
 func TestLittlesLawTimeWeighted(t *testing.T) {
-	s := steady(7, 2, 1, 0)
+	s := steady(7, 2, 4, 0)
 	s[6].at = s[5].at.Add(4 * time.Second) // one long gap, active 2 → 3
 	s[6].active = 3
-	// area: 5 s × 2 + 4 s × 2.5 = 20 over 9 s; 6 arrivals in 9 s.
+	// area: 5 s × 2 + 4 s × 2.5 = 20 over 9 s; 24 arrivals in 9 s.
 	e, ok := estimate(s)
-	want := (20.0 / 9) / (6.0 / 9)
+	want := (20.0 / 9) / (24.0 / 9)
 	if !ok || math.Abs(e.JobTime.Seconds()-want) > 1e-6 {
 		t.Fatalf("got %v, want %.4f s", e.JobTime, want)
 	}
@@ -111,6 +111,8 @@ func TestLittlesLawRefusesThinData(t *testing.T) {
 		"short span":   steady(4, 1, 5, 0),
 		"idle":         steady(20, 0, 0, 7),
 		"few arrivals": steady(10, 1, 0, 0),
+		// Steady and long enough, but one job more or less in 19 is 5 %.
+		"19 completions": steady(20, 1, 1, 0),
 	}
 	for name, s := range cases {
 		if e, ok := estimate(s); ok {
@@ -121,7 +123,7 @@ func TestLittlesLawRefusesThinData(t *testing.T) {
 
 // A flushed Redis restarts the id counter: only samples after it count.
 func TestLittlesLawCounterReset(t *testing.T) {
-	s := append(steady(10, 2, 1, 1000), steady(10, 3, 1, 0)...)
+	s := append(steady(10, 2, 1, 1000), steady(10, 9, 3, 0)...)
 	for i := range s {
 		s[i].at = t0.Add(time.Duration(i) * time.Second)
 	}
@@ -135,7 +137,7 @@ func TestLittlesLawCounterReset(t *testing.T) {
 // for a runner slot, so those readings are skipped even though the worker
 // has free slots and nothing waits in Redis.
 func TestLittlesLawSkipsGated(t *testing.T) {
-	s := append(steady(10, 2, 1, 0), steady(10, 10, 1, 10)...) // 2 s clean, then 10 s while gated
+	s := append(steady(10, 6, 3, 0), steady(10, 30, 3, 30)...) // 2 s clean, then 10 s while gated
 	for i := range s {
 		s[i].at = t0.Add(time.Duration(i) * time.Second)
 		s[i].gated = i >= 10

@@ -119,13 +119,13 @@ func TestSamplerGate(t *testing.T) {
 	s.SetGate(func() bool { return saturatedNow })
 	activate(t, c, "1", "2")
 	step := func(from, to int) { advance(c, s, from, to, 1) }
-	step(0, 10) // 2 active, 1 per second: 2 s
+	step(0, 25) // 2 active, 1 per second: 2 s
 	if e, ok, _ := s.JobTime(); !ok || e.JobTime != 2*time.Second || s.BusySinceLast() {
 		t.Fatalf("clean: %+v ok %v", e, ok)
 	}
 	saturatedNow = true
 	activate(t, c, "3", "4", "5", "6", "7", "8", "9", "10") // 10 active, worker not full
-	step(10, 25)
+	step(25, 40)
 	if e, _, _ := s.JobTime(); e.JobTime != 2*time.Second {
 		t.Fatalf("estimate moved while the runner was saturated: %v", e.JobTime)
 	}
@@ -134,7 +134,7 @@ func TestSamplerGate(t *testing.T) {
 	}
 	saturatedNow = false
 	c.LPush(ctx, "bull:jobs:wait", "w1")
-	step(25, 26)
+	step(40, 41)
 	if !s.BusySinceLast() {
 		t.Fatal("a reading with a job waiting should count as busy")
 	}
