@@ -177,16 +177,19 @@ func (t *tally) collect(ch chan<- prometheus.Metric) {
 }
 
 // recentWindow keeps the last recentMax task durations so the mean follows
-// the current load rather than the probe's whole life: the tasks of the
-// last recentFresh when there are at least recentFreshMin of them (the
-// exporter's demand window is as long), else those younger than recentAge.
-// A workload that changes (1 s tasks, then 20 ms ones) shows its own mean
-// within recentFresh instead of a blend for minutes.
+// the current load rather than the probe's whole life: the tasks that
+// ended in the last RecentFresh (the exporter's demand window is as long),
+// else, after a quiet stretch, those of the last RecentAge. Each task's
+// time is measured whole, so a few tasks give the exact mean of what ran:
+// a workload that changes (1 s tasks, then 15 s ones) shows its own mean
+// once RecentFresh has passed since its first task ended, not a blend for
+// minutes.
 const (
-	recentMax      = 1000
-	recentAge      = 5 * time.Minute
-	recentFresh    = 30 * time.Second
-	recentFreshMin = 20
+	recentMax = 1000
+	// RecentFresh and RecentAge are the two windows of the task mean; the
+	// exporter's reads of a probe sidecar's histogram use the same.
+	RecentFresh = 30 * time.Second
+	RecentAge   = 5 * time.Minute
 )
 
 type recentSample struct {
@@ -206,13 +209,13 @@ func (w *recentWindow) add(at time.Time, d time.Duration) {
 	w.n = min(w.n+1, recentMax)
 }
 
-// mean averages the samples younger than recentFresh when there are
-// enough of them, else those younger than recentAge.
+// mean averages the samples no older than RecentFresh when there are
+// any, else those no older than RecentAge.
 func (w *recentWindow) mean(now time.Time) (time.Duration, int) {
-	if sum, count := w.since(now, recentFresh); count >= recentFreshMin {
-		return sum / time.Duration(count), count
+	sum, count := w.since(now, RecentFresh)
+	if count == 0 {
+		sum, count = w.since(now, RecentAge)
 	}
-	sum, count := w.since(now, recentAge)
 	if count == 0 {
 		return 0, 0
 	}

@@ -7,8 +7,8 @@ import (
 	dto "github.com/prometheus/client_model/go"
 )
 
-// The recent mean follows the last tasks, not the probe's whole life, so a
-// runner-limit change between experiment cases shows up within minutes.
+// The recent mean follows the last tasks, not the probe's whole life: the
+// last 30 s when tasks ended in them, else the last five minutes.
 func TestRecentTaskMeanIsAWindow(t *testing.T) {
 	tl := newTally("test")
 	t0 := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
@@ -19,8 +19,11 @@ func TestRecentTaskMeanIsAWindow(t *testing.T) {
 	for range 10 {
 		tl.finish(outcomeDone, time.Second, at)
 	}
-	if mean, n := tl.recentMean(at); mean != 2*time.Second || n != 20 {
-		t.Fatalf("mixed window: %v over %d", mean, n)
+	if mean, n := tl.recentMean(at); mean != time.Second || n != 10 {
+		t.Fatalf("tasks in the last 30 s: %v over %d, want theirs alone", mean, n)
+	}
+	if mean, n := tl.recentMean(t0.Add(5 * time.Minute)); mean != 2*time.Second || n != 20 {
+		t.Fatalf("none in the last 30 s: %v over %d, want the five minutes' blend", mean, n)
 	}
 	if mean, n := tl.recentMean(t0.Add(6 * time.Minute)); mean != time.Second || n != 10 {
 		t.Fatalf("after the 3 s tasks aged out: %v over %d", mean, n)
@@ -55,24 +58,26 @@ func TestDurationBucketsAreUpperInclusive(t *testing.T) {
 	}
 }
 
-// When the last 30 s hold at least 20 tasks, the mean is theirs alone: a
-// workload that changes from 240 ms tasks to 10 ms ones shows 10 ms at
-// once, not a blend of the last five minutes.
+// When tasks ended in the last 30 s, the mean is theirs alone: a workload
+// that changes from 1 s tasks to 15 s ones (5 slots: one ends every 3 s)
+// shows 15 s once its first tasks are 30 s old, not a blend of the last
+// five minutes (1.4 s here, a ceiling ten times too high).
 func TestRecentTaskMeanFollowsAChangedWorkload(t *testing.T) {
 	tl := newTally("test")
 	t0 := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
-	for range 500 {
-		tl.finish(outcomeDone, 240*time.Millisecond, t0)
+	for i := range 100 {
+		tl.finish(outcomeDone, time.Second, t0.Add(time.Duration(i)*time.Second/5))
 	}
-	now := t0.Add(2 * time.Minute)
-	for i := range 19 {
-		tl.finish(outcomeDone, 10*time.Millisecond, now.Add(-time.Duration(i)*time.Second))
+	switched := t0.Add(20 * time.Second)
+	first := switched.Add(15 * time.Second)
+	tl.finish(outcomeDone, 15*time.Second, first)
+	if mean, n := tl.recentMean(first); n != 76 || mean >= 2*time.Second {
+		t.Fatalf("as the first 15 s task ends, the 1 s tasks of the last 30 s count too: %v over %d", mean, n)
 	}
-	if mean, n := tl.recentMean(now); n != 519 || mean <= 200*time.Millisecond {
-		t.Fatalf("19 fresh tasks are too few to stand alone: %v over %d", mean, n)
+	for i := 1; i < 10; i++ {
+		tl.finish(outcomeDone, 15*time.Second, first.Add(time.Duration(i)*3*time.Second))
 	}
-	tl.finish(outcomeDone, 10*time.Millisecond, now)
-	if mean, n := tl.recentMean(now); mean != 10*time.Millisecond || n != 20 {
-		t.Fatalf("20 fresh tasks: %v over %d, want 10ms over 20", mean, n)
+	if mean, n := tl.recentMean(first.Add(27 * time.Second)); mean != 15*time.Second || n != 10 {
+		t.Fatalf("after the switch: %v over %d, want 15s over the 10 tasks of the last 30 s", mean, n)
 	}
 }

@@ -31,9 +31,6 @@ import (
 const (
 	maxProbeBody = 1 << 20
 	probeFetches = 8
-	// taskWindow is how far back a remote probe's task mean reaches, as
-	// the in-process probe's recent mean does.
-	taskWindow = 5 * time.Minute
 	// probeEvery spaces the background reads of the sidecars: the Redis
 	// sampler's gate reads their figures as often.
 	probeEvery = time.Second
@@ -42,7 +39,8 @@ const (
 // remoteProbes reads the probe sidecars the background discovery found,
 // every probeEvery, into the same brokerprobe.Stats the in-process probes
 // give. The task mean comes from the difference of the probe's duration
-// histogram over the last taskWindow. A scrape reads what it holds.
+// histogram, over the windows of the in-process probe's recent mean. A
+// scrape reads what it holds.
 type remoteProbes struct {
 	client *http.Client
 
@@ -305,10 +303,11 @@ func label(m *dto.Metric, name string) string {
 	return ""
 }
 
-// recent turns the histogram's running sum and count into the mean of the
-// tasks since the oldest sample within taskWindow. The first sight of a
-// probe gives no mean; a count that fell means the probe restarted, and
-// counts from zero.
+// recent turns the histogram's running sum and count into the mean task
+// time over the windows of brokerprobe's recent mean: the tasks since the
+// oldest sample within RecentFresh when any ended, else since the oldest
+// within RecentAge. The first sight of a probe gives no mean; a count
+// that fell means the probe restarted, and counts from zero.
 func (rp *remoteProbes) recent(key string, sum float64, cnt uint64, now time.Time) (time.Duration, int) {
 	rp.mu.Lock()
 	defer rp.mu.Unlock()
@@ -319,15 +318,22 @@ func (rp *remoteProbes) recent(key string, sum float64, cnt uint64, now time.Tim
 	if n := len(h); n > 0 && cnt < h[n-1].count {
 		h = []taskSample{{at: now}}
 	}
-	for len(h) > 1 && now.Sub(h[1].at) >= taskWindow {
+	for len(h) > 1 && now.Sub(h[1].at) >= brokerprobe.RecentAge {
 		h = h[1:]
 	}
 	rp.history[key] = append(h, taskSample{at: now, sum: sum, count: cnt})
-	if len(h) == 0 || cnt <= h[0].count {
+	from := -1
+	for i := len(h) - 1; i >= 0 && now.Sub(h[i].at) <= brokerprobe.RecentFresh; i-- {
+		from = i
+	}
+	if from < 0 || cnt <= h[from].count {
+		from = 0
+	}
+	if len(h) == 0 || cnt <= h[from].count {
 		return 0, 0
 	}
-	n := cnt - h[0].count
-	mean := (sum - h[0].sum) / float64(n)
+	n := cnt - h[from].count
+	mean := (sum - h[from].sum) / float64(n)
 	if mean < 0 {
 		return 0, 0
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -218,8 +219,8 @@ func TestRemoteProbeBadAnswers(t *testing.T) {
 	}
 }
 
-// The task mean spans the samples of the last five minutes; a count that
-// falls (the probe restarted) starts again from zero.
+// Read a minute apart, the task mean spans the samples of the last five
+// minutes; a count that falls (the probe restarted) starts again from zero.
 func TestRemoteProbeTaskWindow(t *testing.T) {
 	rp := &remoteProbes{}
 	t0 := time.Unix(1000, 0)
@@ -240,6 +241,30 @@ func TestRemoteProbeTaskWindow(t *testing.T) {
 		if mean != s.mean || tasks != s.tasks {
 			t.Errorf("step %d: mean %v over %d, want %v over %d", i, mean, tasks, s.mean, s.tasks)
 		}
+	}
+}
+
+// With tasks ended in the last 30 s the mean is theirs: 1 s tasks for
+// 100 s, then one 15 s task every 10 s, read every 10 s. Once the 15 s
+// tasks fill the 30 s the mean is 15 s; after a quiet minute it is the
+// five minutes' blend again.
+func TestRemoteProbeTaskMeanFollowsTheWorkload(t *testing.T) {
+	rp := &remoteProbes{}
+	t0 := time.Unix(1000, 0)
+	read := func(at int, sum float64, count uint64) (time.Duration, int) {
+		return rp.recent("p", sum, count, t0.Add(time.Duration(at)*time.Second))
+	}
+	for at := 0; at <= 100; at += 10 {
+		read(at, float64(at), uint64(at))
+	}
+	for i, at := range []int{110, 120, 130} {
+		read(at, 100+15*float64(i+1), uint64(101+i))
+	}
+	if mean, n := read(140, 160, 104); mean != 15*time.Second || n != 3 {
+		t.Errorf("after the switch: %v over %d, want 15s over the 3 tasks since the read 30 s ago", mean, n)
+	}
+	if mean, n := read(200, 160, 104); n != 104 || math.Abs(mean.Seconds()-160.0/104) > 1e-6 {
+		t.Errorf("quiet for a minute: %v over %d, want the blend of the last five minutes", mean, n)
 	}
 }
 

@@ -9,9 +9,11 @@ import (
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/snapshot"
 )
 
-// settle polls the exporter until it reports the wanted shape and no
-// task is still running (a cancelled load leaves executions running to
-// their end; they would inflate the next baseline). The
+// settle polls the exporter until it reports the wanted shape, no task is
+// still running and no job is active or waiting in Redis (a cancelled
+// load leaves executions running to their end, and a restarted runner
+// leaves jobs waiting for its slots with none running; they would
+// inflate the next baseline). The
 // topology it returns is the matching one; the error says what still
 // differed (or why the exporter did not answer) when time ran out.
 func settle(ctx context.Context, client *http.Client, exporter string, want Shape, timeout, poll time.Duration) (Topology, error) {
@@ -27,6 +29,9 @@ func settle(ctx context.Context, client *http.Client, exporter string, want Shap
 			ok, diff := want.Matches(top)
 			if n, _ := sc.TasksRunning(); ok && n > 0 {
 				ok, diff = false, fmt.Sprintf("%g tasks still running", n)
+			}
+			if n := sc.Queue["active"] + sc.Queue["waiting"]; ok && n > 0 {
+				ok, diff = false, fmt.Sprintf("%g jobs still active or waiting in Redis", n)
 			}
 			if ok {
 				return top, nil

@@ -1,0 +1,57 @@
+package experiment
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// queuePage is an exporter page of one worker (concurrency 15, runner
+// limit 5) with the given jobs waiting in Redis and tasks running.
+func queuePage(waiting, running int) string {
+	return fmt.Sprintf(`# TYPE n8n_worker_concurrency gauge
+n8n_worker_concurrency{worker="w1"} 15
+# TYPE n8n_runner_max_concurrency gauge
+n8n_runner_max_concurrency{runner="r1",worker="w1"} 5
+# TYPE n8n_runner_tasks_running gauge
+n8n_runner_tasks_running{probe="p1"} %d
+# TYPE n8n_queue_jobs gauge
+n8n_queue_jobs{state="active"} 0
+n8n_queue_jobs{state="waiting"} %d
+`, running, waiting)
+}
+
+// A restarted runner leaves jobs waiting for its slots while none runs:
+// settle waits until Redis is empty too, and says so when it never is.
+func TestSettleWaitsForTheQueue(t *testing.T) {
+	var polls atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		waiting := 0
+		if polls.Add(1) <= 3 {
+			waiting = 13
+		}
+		fmt.Fprint(w, queuePage(waiting, 0))
+	}))
+	defer srv.Close()
+	want := Shape{RunnerLimits: []int{5}, WorkerConcurrency: []int{15}}
+	if _, err := settle(context.Background(), srv.Client(), srv.URL, want, 5*time.Second, 10*time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	if n := polls.Load(); n != 4 {
+		t.Errorf("settled after %d reads, want 4 (three with 13 jobs waiting)", n)
+	}
+
+	stuck := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		fmt.Fprint(w, queuePage(2, 0))
+	}))
+	defer stuck.Close()
+	_, err := settle(context.Background(), stuck.Client(), stuck.URL, want, 100*time.Millisecond, 10*time.Millisecond)
+	if err == nil || !strings.Contains(err.Error(), "2 jobs still active or waiting in Redis") {
+		t.Fatalf("err %v, want the jobs named", err)
+	}
+}
