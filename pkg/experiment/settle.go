@@ -10,10 +10,10 @@ import (
 )
 
 // settle polls the exporter until it reports the wanted shape, no task is
-// still running and no job is active or waiting in Redis (a cancelled
-// load leaves executions running to their end, and a restarted runner
-// leaves jobs waiting for its slots with none running; they would
-// inflate the next baseline). The
+// still running and, in queue mode, no job is active or waiting in Redis
+// (a cancelled load leaves executions running to their end, and a
+// restarted runner leaves jobs waiting for its slots with none running;
+// they would inflate the next baseline). The
 // topology it returns is the matching one; the error says what still
 // differed (or why the exporter did not answer) when time ran out.
 func settle(ctx context.Context, client *http.Client, exporter string, want Shape, timeout, poll time.Duration) (Topology, error) {
@@ -30,7 +30,7 @@ func settle(ctx context.Context, client *http.Client, exporter string, want Shap
 			if n, _ := sc.TasksRunning(); ok && n > 0 {
 				ok, diff = false, fmt.Sprintf("%g tasks still running", n)
 			}
-			if n := sc.Queue["active"] + sc.Queue["waiting"]; ok && n > 0 {
+			if n := sc.Queue["active"] + sc.Queue["waiting"]; ok && n > 0 && consumesQueue(sc) {
 				ok, diff = false, fmt.Sprintf("%g jobs still active or waiting in Redis", n)
 			}
 			if ok {
@@ -46,4 +46,16 @@ func settle(ctx context.Context, client *http.Client, exporter string, want Shap
 		case <-t.C:
 		}
 	}
+}
+
+// consumesQueue says whether some worker takes jobs from Redis: one with
+// a slot limit. Regular-mode mains (no limit) take none, so jobs a
+// removed queue-mode worker left there never drain and do not matter.
+func consumesQueue(sc *snapshot.Snapshot) bool {
+	for _, w := range sc.Workers {
+		if !w.Unlimited {
+			return true
+		}
+	}
+	return false
 }

@@ -13,9 +13,13 @@ import (
 
 // queuePage is an exporter page of one worker (concurrency 15, runner
 // limit 5) with the given jobs waiting in Redis and tasks running.
-func queuePage(waiting, running int) string {
+func queuePage(waiting, running int) string { return page("15", waiting, running) }
+
+// page is queuePage with the worker's concurrency: +Inf for a
+// regular-mode main.
+func page(concurrency string, waiting, running int) string {
 	return fmt.Sprintf(`# TYPE n8n_worker_concurrency gauge
-n8n_worker_concurrency{worker="w1"} 15
+n8n_worker_concurrency{worker="w1"} %s
 # TYPE n8n_runner_max_concurrency gauge
 n8n_runner_max_concurrency{runner="r1",worker="w1"} 5
 # TYPE n8n_runner_tasks_running gauge
@@ -23,7 +27,7 @@ n8n_runner_tasks_running{probe="p1"} %d
 # TYPE n8n_queue_jobs gauge
 n8n_queue_jobs{state="active"} 0
 n8n_queue_jobs{state="waiting"} %d
-`, running, waiting)
+`, concurrency, running, waiting)
 }
 
 // A restarted runner leaves jobs waiting for its slots while none runs:
@@ -53,5 +57,18 @@ func TestSettleWaitsForTheQueue(t *testing.T) {
 	_, err := settle(context.Background(), stuck.Client(), stuck.URL, want, 100*time.Millisecond, 10*time.Millisecond)
 	if err == nil || !strings.Contains(err.Error(), "2 jobs still active or waiting in Redis") {
 		t.Fatalf("err %v, want the jobs named", err)
+	}
+}
+
+// In regular mode nothing takes jobs from Redis: those a removed queue
+// worker left there do not hold the next case back.
+func TestSettleIgnoresTheQueueInRegularMode(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		fmt.Fprint(w, page("+Inf", 5, 0))
+	}))
+	defer srv.Close()
+	want := Shape{RunnerLimits: []int{5}}
+	if _, err := settle(context.Background(), srv.Client(), srv.URL, want, time.Second, 10*time.Millisecond); err != nil {
+		t.Fatal(err)
 	}
 }
