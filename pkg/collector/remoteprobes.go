@@ -9,6 +9,7 @@ import (
 	"math"
 	"net"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -322,10 +323,7 @@ func (rp *remoteProbes) recent(key string, sum float64, cnt uint64, now time.Tim
 		h = h[1:]
 	}
 	rp.history[key] = append(h, taskSample{at: now, sum: sum, count: cnt})
-	from := -1
-	for i := len(h) - 1; i >= 0 && now.Sub(h[i].at) <= brokerprobe.RecentFresh; i-- {
-		from = i
-	}
+	from := slices.IndexFunc(h, func(s taskSample) bool { return now.Sub(s.at) <= brokerprobe.RecentFresh })
 	if from < 0 || cnt <= h[from].count {
 		from = 0
 	}

@@ -30,18 +30,24 @@ n8n_queue_jobs{state="waiting"} %d
 `, concurrency, running, waiting)
 }
 
+// serve answers every read with page(); it stops with the test.
+func serve(t *testing.T, page func() string) *httptest.Server {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { fmt.Fprint(w, page()) }))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
 // A restarted runner leaves jobs waiting for its slots while none runs:
 // settle waits until Redis is empty too, and says so when it never is.
 func TestSettleWaitsForTheQueue(t *testing.T) {
 	var polls atomic.Int32
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+	srv := serve(t, func() string {
 		waiting := 0
 		if polls.Add(1) <= 3 {
 			waiting = 13
 		}
-		fmt.Fprint(w, queuePage(waiting, 0))
-	}))
-	defer srv.Close()
+		return queuePage(waiting, 0)
+	})
 	want := Shape{RunnerLimits: []int{5}, WorkerConcurrency: []int{15}}
 	if _, err := settle(context.Background(), srv.Client(), srv.URL, want, 5*time.Second, 10*time.Millisecond); err != nil {
 		t.Fatal(err)
@@ -50,10 +56,7 @@ func TestSettleWaitsForTheQueue(t *testing.T) {
 		t.Errorf("settled after %d reads, want 4 (three with 13 jobs waiting)", n)
 	}
 
-	stuck := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
-		fmt.Fprint(w, queuePage(2, 0))
-	}))
-	defer stuck.Close()
+	stuck := serve(t, func() string { return queuePage(2, 0) })
 	_, err := settle(context.Background(), stuck.Client(), stuck.URL, want, 100*time.Millisecond, 10*time.Millisecond)
 	if err == nil || !strings.Contains(err.Error(), "2 jobs still active or waiting in Redis") {
 		t.Fatalf("err %v, want the jobs named", err)
@@ -63,10 +66,7 @@ func TestSettleWaitsForTheQueue(t *testing.T) {
 // In regular mode nothing takes jobs from Redis: those a removed queue
 // worker left there do not hold the next case back.
 func TestSettleIgnoresTheQueueInRegularMode(t *testing.T) {
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
-		fmt.Fprint(w, page("+Inf", 5, 0))
-	}))
-	defer srv.Close()
+	srv := serve(t, func() string { return page("+Inf", 5, 0) })
 	want := Shape{RunnerLimits: []int{5}}
 	if _, err := settle(context.Background(), srv.Client(), srv.URL, want, time.Second, 10*time.Millisecond); err != nil {
 		t.Fatal(err)
