@@ -51,6 +51,7 @@ type Config struct {
 	N8nInterval      time.Duration `env:"EXPORTER_N8N_SAMPLE_INTERVAL" envDefault:"5s" help:"background reads of n8n's execution histogram"`
 	ProcRoot         string        `env:"EXPORTER_PROC_ROOT" envDefault:"/proc" help:"host /proc, for the host's CPU time (/proc/stat) and, with the host's PID namespace (pid: host), the CPU of n8n and its internal runner apart (/proc/<pid>/stat); empty turns both off"`
 	DemandWindow     time.Duration `env:"EXPORTER_DEMAND_WINDOW" envDefault:"30s" help:"sliding window over which CPU seconds are divided by executions"`
+	DemandMaxWindow  time.Duration `env:"EXPORTER_DEMAND_MAX_WINDOW" envDefault:"2m" help:"how far back the demand window stretches to hold the executions it needs (a slow workflow)"`
 	DemandMin        int           `env:"EXPORTER_DEMAND_MIN_EXECUTIONS" envDefault:"30" help:"executions a demand window needs before CPU demands are published"`
 	Platform         string        `env:"EXPORTER_PLATFORM" envDefault:"auto" help:"docker, kubernetes, or auto (kubernetes inside a pod, else docker); outside a cluster kubernetes reads KUBECONFIG"`
 	KubeNamespace    string        `env:"EXPORTER_KUBE_NAMESPACE" help:"kubernetes: only this namespace; empty = all namespaces"`

@@ -113,6 +113,9 @@ func (c Config) validateDurations(bad badFunc) {
 	if c.DemandWindow < 5*c.SampleInterval {
 		bad("EXPORTER_DEMAND_WINDOW", "want at least 5 sample intervals")
 	}
+	if c.DemandMaxWindow < c.DemandWindow {
+		bad("EXPORTER_DEMAND_MAX_WINDOW", "want at least EXPORTER_DEMAND_WINDOW (%s)", c.DemandWindow)
+	}
 	if c.ScrapeOffset < 0 || c.ScrapeOffset >= c.ScrapeTimeout {
 		bad("EXPORTER_SCRAPE_TIMEOUT_OFFSET", "want a duration from 0 to below EXPORTER_SCRAPE_TIMEOUT")
 	}

@@ -118,10 +118,8 @@ n8n_cluster_executions_total 400
 // fail, the ceiling is the slot bound, / says why, and the failing
 // sources are down: the scrape goes on.
 func TestCPUUnknownFallsBackToSlots(t *testing.T) {
-	rd := queuetest.StartMemory(t)
+	r, rd, host := labReport(t), queuetest.StartMemory(t), newCPUHost(t)
 	ctx := context.Background()
-	r := labReport(t)
-	host := newCPUHost(t)
 	c := New(Config{CPU: &CPUConfig{Executions: queue.NewReader(rd.Client, "bull"),
 		CPU: dockerstats.CgroupCPU{Reader: cgroup.NewReader(host.cgroupRoot)}, Host: func() (hostcpu.Times, error) { return hostcpu.Read(host.proc) },
 		Window: 30 * time.Second, MinExecutions: 50}})
@@ -145,5 +143,29 @@ func TestCPUUnknownFallsBackToSlots(t *testing.T) {
 	lines := strings.Join(Verdict(r), "\n")
 	if !strings.Contains(lines, "CPU demand not measured yet (5 executions in the last 5s, fewer than 50), so the ceiling is the slot bound") {
 		t.Fatalf("verdict does not say why CPU is left out:\n%s", lines)
+	}
+}
+
+// A workflow of one execution every 2 s, the host spending 1.8 CPU
+// seconds on each: the default 30 s window holds 15, fewer than the 30 a
+// demand needs, so the window stretches back until it holds them, and
+// the host's 2 cores bind at 1.1/s, below the slots' 3.3/s.
+func TestCPUSlowWorkflowStretchesTheWindow(t *testing.T) {
+	rd, host := queuetest.StartMemory(t), newCPUHost(t)
+	c := New(Config{CPU: &CPUConfig{Executions: queue.NewReader(rd.Client, "bull"),
+		Host: func() (hostcpu.Times, error) { return hostcpu.Read(host.proc) }}})
+	ctx, t0 := context.Background(), time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
+	for s := 0; s <= 70; s++ {
+		rd.Client.Set(ctx, "bull:jobs:id", s/2, 0)
+		host.set(nil, 1000+0.9*float64(s/2*2))
+		c.cpu.step(ctx, t0.Add(time.Duration(s)*time.Second))
+	}
+	r := labReport(t)
+	c.bound(r)
+	if r.CPU.Waiting != "" || r.CPU.Executions != 30 || r.CPU.Window != 59*time.Second {
+		t.Fatalf("window %v, %v executions, waiting %q: want 30 executions over 59 s", r.CPU.Window, r.CPU.Executions, r.CPU.Waiting)
+	}
+	if r.Bounds == nil || r.Bounds.Bottleneck() != "cpu:host" || math.Abs(r.Ceiling()-2/1.8) > 1e-6 {
+		t.Fatalf("bounds %+v ceiling %v, want the host's CPU at 1.1/s", r.Bounds, r.Ceiling())
 	}
 }

@@ -35,6 +35,9 @@ type CPUConfig struct {
 	Host       func() (hostcpu.Times, error)
 	Interval   time.Duration // between readings (default 1s)
 	Window     time.Duration // of the demand estimate (default 30s)
+	// MaxWindow is how far back a window stretches to hold MinExecutions
+	// (default 4 × Window: a workflow of 0.25 executions a second).
+	MaxWindow time.Duration
 	// MinExecutions is the fewest executions a window needs before its
 	// demands are published (default 30: one execution more or less then
 	// moves a demand by 3 %).
@@ -88,6 +91,9 @@ func newCPUSampler(cfg CPUConfig, count *executionCounter) *cpuSampler {
 	}
 	if cfg.Window <= 0 {
 		cfg.Window = 30 * time.Second
+	}
+	if cfg.MaxWindow <= 0 {
+		cfg.MaxWindow = 4 * cfg.Window
 	}
 	if cfg.MinExecutions <= 0 {
 		cfg.MinExecutions = 30
@@ -174,7 +180,7 @@ func (s *cpuSampler) countExecutions(ctx context.Context, r *demand.Reading, v *
 }
 
 func (s *cpuSampler) newWindow() {
-	s.tracker, s.from = demand.Tracker{Window: s.cfg.Window, MinExecutions: s.cfg.MinExecutions}, ""
+	s.tracker, s.from = demand.Tracker{Window: s.cfg.Window, MaxWindow: s.cfg.MaxWindow, MinExecutions: s.cfg.MinExecutions}, ""
 }
 
 // track adds r to the window; a count from another source than the

@@ -2,11 +2,14 @@
 // CPU seconds each resource spends on one execution (the utilization law,
 // D = U / X = ΔCPU / Δexecutions), over a sliding window of readings.
 //
-// A demand is published only when the window holds at least MinExecutions
-// completed executions and neither half of the window holds more than
-// twice the other's (so that a load starting or stopping midway mixes
-// little idle CPU into it); until then the last good estimate is held, and before the first
-// there is none. The window slides, so the demand is the
+// A window is the readings of the last Window, stretched back (never
+// beyond MaxWindow) until it holds MinExecutions completed executions, so
+// that a slow workflow gets a demand too. A demand is published only when
+// the window holds at least MinExecutions and neither half of it holds
+// more than twice the other's (so that a load starting or stopping midway
+// mixes little idle CPU into it); until then the last good estimate is
+// held, and before the first there is none. The window slides, so the
+// demand is the
 // one measured at the current load: CPU per execution grows with
 // contention, and a window taken under load is what the ceiling needs. A
 // counter that goes backwards inside the window (a restarted container, a
@@ -19,6 +22,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"sort"
 	"time"
 )
 
@@ -49,7 +53,10 @@ func (e Estimate) Rate() float64 {
 // Tracker keeps the window and the newest good estimate. It is not safe
 // for concurrent use; the sampler that owns it serialises Add and Last.
 type Tracker struct {
-	Window        time.Duration
+	Window time.Duration
+	// MaxWindow is how far back a window stretches when the last Window
+	// holds fewer than MinExecutions; below Window it is Window.
+	MaxWindow     time.Duration
 	MinExecutions float64
 
 	readings []Reading
@@ -65,10 +72,10 @@ func (t *Tracker) Add(r Reading) {
 		t.readings = t.readings[:0] // the execution counter reset, or the clock stepped back
 	}
 	t.readings = append(t.readings, r)
-	for len(t.readings) > 1 && r.At.Sub(t.readings[1].At) >= t.Window {
+	for len(t.readings) > 1 && r.At.Sub(t.readings[1].At) >= max(t.Window, t.MaxWindow) {
 		t.readings = t.readings[1:]
 	}
-	e, why := t.estimate()
+	e, why := t.estimate(t.window())
 	t.waiting = why
 	if why == "" {
 		t.last, t.hasLast = e, true
@@ -81,18 +88,33 @@ func (t *Tracker) Last() (e Estimate, ok bool, waiting string) {
 	return t.last, t.hasLast, t.waiting
 }
 
-func (t *Tracker) estimate() (Estimate, string) {
-	first, last := t.readings[0], t.readings[len(t.readings)-1]
+// window is the readings the estimate spans: from the newest reading at
+// least Window old, or else from the oldest; when that holds fewer than
+// MinExecutions, from the newest reading that many executions back, or
+// else from the oldest kept.
+func (t *Tracker) window() []Reading {
+	rs := t.readings
+	last := rs[len(rs)-1]
+	i := sort.Search(len(rs), func(i int) bool { return last.At.Sub(rs[i].At) < t.Window })
+	if i = max(i-1, 0); last.Executions-rs[i].Executions < t.MinExecutions {
+		i = sort.Search(len(rs), func(i int) bool { return last.Executions-rs[i].Executions < t.MinExecutions })
+		i = max(i-1, 0)
+	}
+	return rs[i:]
+}
+
+func (t *Tracker) estimate(w []Reading) (Estimate, string) {
+	first, last := w[0], w[len(w)-1]
 	e := Estimate{At: last.At, Span: last.At.Sub(first.At), Executions: last.Executions - first.Executions}
 	if e.Executions < t.MinExecutions {
 		return e, fmt.Sprintf("%.0f executions in the last %s, fewer than %.0f", e.Executions, e.Span.Round(time.Second), t.MinExecutions)
 	}
-	if early, late := t.halves(); 2*min(early, late) < max(early, late) {
+	if early, late := halves(w); 2*min(early, late) < max(early, late) {
 		return e, fmt.Sprintf("the load changed within the window (%.0f then %.0f executions per half)", early, late)
 	}
 	e.Demand, e.Unknown = map[string]float64{}, map[string]string{}
 	for _, name := range slices.Sorted(maps.Keys(last.CPU)) {
-		if d, why := t.resource(name); why != "" {
+		if d, why := resource(w, name); why != "" {
 			e.Unknown[name] = why
 		} else {
 			e.Demand[name] = d / e.Executions
@@ -104,22 +126,22 @@ func (t *Tracker) estimate() (Estimate, string) {
 // halves counts the executions in each half of the window, split at the
 // reading nearest its middle. A window whose load started or stopped
 // midway mixes idle CPU (timers, garbage collection) into the demand.
-func (t *Tracker) halves() (early, late float64) {
-	first, last := t.readings[0], t.readings[len(t.readings)-1]
+func halves(w []Reading) (early, late float64) {
+	first, last := w[0], w[len(w)-1]
 	mid := first.At.Add(last.At.Sub(first.At) / 2)
-	i, _ := slices.BinarySearchFunc(t.readings, mid, func(r Reading, m time.Time) int { return r.At.Compare(m) })
-	i = min(i, len(t.readings)-1)
-	return t.readings[i].Executions - first.Executions, last.Executions - t.readings[i].Executions
+	i, _ := slices.BinarySearchFunc(w, mid, func(r Reading, m time.Time) int { return r.At.Compare(m) })
+	i = min(i, len(w)-1)
+	return w[i].Executions - first.Executions, last.Executions - w[i].Executions
 }
 
 // resource is a resource's CPU seconds over the window, or why it has none.
-func (t *Tracker) resource(name string) (float64, string) {
-	first, ok := t.readings[0].CPU[name]
+func resource(w []Reading, name string) (float64, string) {
+	first, ok := w[0].CPU[name]
 	if !ok {
 		return 0, "not read at the window's start"
 	}
 	prev := first
-	for _, r := range t.readings[1:] {
+	for _, r := range w[1:] {
 		v, ok := r.CPU[name]
 		if !ok {
 			continue // one failed read; the counter goes on

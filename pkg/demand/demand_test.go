@@ -139,3 +139,54 @@ func TestLoadStarting(t *testing.T) {
 		t.Fatalf("ok %v waiting %q", ok, waiting)
 	}
 }
+
+// An execution every 2 s, 2 CPU seconds each: the last 30 s hold 15, so
+// the window stretches back to hold 30 (59 s), and no further than
+// MaxWindow.
+func TestSlowLoadStretches(t *testing.T) {
+	tr := &Tracker{Window: 30 * time.Second, MaxWindow: 2 * time.Minute, MinExecutions: 30}
+	for s := 0; s <= 59; s++ {
+		tr.Add(Reading{At: at(s), Executions: float64(s / 2), CPU: map[string]float64{"cpu:runner": float64(s / 2 * 2)}})
+	}
+	if _, ok, waiting := tr.Last(); ok || !strings.Contains(waiting, "29 executions in the last 59s") {
+		t.Fatalf("59 s in: ok %v waiting %q", ok, waiting)
+	}
+	tr.Add(Reading{At: at(60), Executions: 30, CPU: map[string]float64{"cpu:runner": 60}})
+	e, ok, waiting := tr.Last()
+	if !ok || waiting != "" || e.Span != 59*time.Second || e.Executions != 30 || !near(e.Demand["cpu:runner"], 2) {
+		t.Fatalf("60 s in: %+v ok %v waiting %q", e, ok, waiting)
+	}
+	for s := 61; s <= 200; s++ {
+		tr.Add(Reading{At: at(s), Executions: float64(s / 2), CPU: map[string]float64{"cpu:runner": float64(s / 2 * 2)}})
+	}
+	if e, _, _ = tr.Last(); e.Span > time.Minute || !near(e.Demand["cpu:runner"], 2) {
+		t.Fatalf("steady: %+v", e)
+	}
+	// One execution in 10 s from then on: 2 minutes hold 12.
+	for s := 201; s <= 400; s++ {
+		tr.Add(Reading{At: at(s), Executions: float64(100 + (s-200)/10), CPU: map[string]float64{"cpu:runner": float64(s)}})
+	}
+	if _, _, waiting := tr.Last(); !strings.Contains(waiting, "12 executions in the last 2m0s") {
+		t.Fatalf("slower than MaxWindow allows: %q", waiting)
+	}
+}
+
+// A slow load after a fast one: the stretched window would reach back
+// into the fast load's executions, which the halves refuse; the estimate
+// held is the fast load's.
+func TestStretchStopsAtALoadChange(t *testing.T) {
+	tr := &Tracker{Window: 10 * time.Second, MaxWindow: time.Minute, MinExecutions: 20}
+	n := 0.0
+	for s := 0; s <= 40; s++ {
+		if s <= 10 {
+			n = float64(10 * s)
+		} else {
+			n = 100 + float64(s-10)/5
+		}
+		tr.Add(Reading{At: at(s), Executions: n, CPU: map[string]float64{"cpu:host": float64(s)}})
+	}
+	e, ok, waiting := tr.Last()
+	if !ok || !strings.Contains(waiting, "load changed") || e.At.After(at(12)) || e.Demand["cpu:host"] > 0.13 {
+		t.Fatalf("held %+v ok %v waiting %q", e, ok, waiting)
+	}
+}
