@@ -96,6 +96,18 @@ func taskCell(c experiment.CaseResult) string {
 	return fmt.Sprintf("%.3fs", c.Probe.MeanTaskSeconds)
 }
 
+// stageCell is a stage's service time and where it came from, or "not
+// measured" when the exporter had none.
+func stageCell(seconds float64, source string) string {
+	if seconds <= 0 {
+		return "not measured"
+	}
+	if source == "" {
+		return fmt.Sprintf("%.3f s", seconds)
+	}
+	return fmt.Sprintf("%.3f s (%s)", seconds, source)
+}
+
 func runningCell(c experiment.CaseResult) string {
 	if c.Probe == nil {
 		return "-"

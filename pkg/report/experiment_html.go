@@ -34,7 +34,7 @@ type experimentRow struct {
 
 var experimentTmpl = template.Must(template.New("experiment").Funcs(template.FuncMap{
 	"pct": func(v float64) float64 { return 100 * v }, "mib": func(v int64) float64 { return float64(v) / mib },
-	"model": stepModelCells, "modelHeads": func() []string { return stepModelHeads },
+	"model": stepModelCells, "modelHeads": func() []string { return stepModelHeads }, "stage": stageCell,
 }).Parse(`<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -60,7 +60,7 @@ th{background:#f5f5f5}td:first-child,th:first-child{text-align:left}
 {{range .Rows}}<tr>{{range .Cells}}<td>{{.}}</td>{{end}}</tr>
 {{end}}</tbody></table></div>
 {{range .Rows}}{{with .Case}}<h3>{{.Name}}{{with .Group}} · {{.}}{{end}}</h3>
-<p>{{with .Error}}<span class="fail">error: {{.}}</span><br>{{end}}env {{range $k, $v := .Env}}<code>{{$k}}={{$v}}</code> {{end}}· settled after {{printf "%.0f" .SettleSec}} s{{with .Predicted}} · service time job {{printf "%.3f" .JobSeconds}} s ({{.JobSource}}), task {{printf "%.3f" .TaskSeconds}} s ({{.TaskSource}}){{end}}</p>
+<p>{{with .Error}}<span class="fail">error: {{.}}</span><br>{{end}}env {{range $k, $v := .Env}}<code>{{$k}}={{$v}}</code> {{end}}· settled after {{printf "%.0f" .SettleSec}} s{{with .Predicted}} · service time job {{stage .JobSeconds .JobSource}}, task {{stage .TaskSeconds .TaskSource}}{{end}}</p>
 {{with .Checks}}<ul>{{range .}}<li><code>{{.Name}}</code> want {{.Want}}, got {{.Got}}: {{if .Passed}}<span class="ok">ok</span>{{else}}<span class="fail">FAILED</span>{{end}}</li>{{end}}</ul>{{end}}
 {{with .Sweep}}<div class="scroll"><table><thead><tr><th>step</th><th>pass rate</th><th>errors</th><th>passing req/s</th><th>p50</th><th>p95</th><th>mean in flight</th>{{range modelHeads}}<th>{{.}}</th>{{end}}</tr></thead><tbody>
 {{range .Steps}}<tr><td>{{.Load.Label}}</td><td>{{printf "%.1f%%" (pct .Figures.PassRate)}}</td><td>{{range $k, $n := .Figures.Errors}}{{if $n}}{{$k}} {{$n}} {{end}}{{end}}</td><td>{{printf "%.3f" .Figures.Throughput}}</td><td>{{printf "%.3f s" .Figures.Latency.P50}}</td><td>{{printf "%.3f s" .Figures.Latency.P95}}</td><td>{{printf "%.1f" .Figures.MeanInFlight}}</td>{{range model .}}<td>{{.}}</td>{{end}}</tr>

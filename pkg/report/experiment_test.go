@@ -64,6 +64,24 @@ func TestExperimentTableListsFailedChecks(t *testing.T) {
 	}
 }
 
+// A stage the exporter had no service time for reads "not measured"; a
+// measured one, its time and source.
+func TestExperimentHTMLNamesUnmeasuredStages(t *testing.T) {
+	var buf bytes.Buffer
+	if err := ExperimentHTML(&buf, sampleExperiment(t)); err != nil {
+		t.Fatal(err)
+	}
+	page := buf.String()
+	for _, want := range []string{"service time job not measured, task 1.060 s (probe)", "service time job not measured, task not measured"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("page lacks %q", want)
+		}
+	}
+	if strings.Contains(page, "0.000 s") {
+		t.Error(`page prints an unmeasured stage as "0.000 s"`)
+	}
+}
+
 // The HTML report renders in headless Chromium (networking off) with its
 // chart, and references nothing outside the file. EXPERIMENT_RENDER_HTML
 // names a report written elsewhere (the lab e2e's) to render instead.
