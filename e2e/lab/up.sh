@@ -204,13 +204,28 @@ main_args=(-v "$LAB_HOME/main:/data" --label "io.n8n-ceiling.workflows=$wf_hash"
 spec n8n-lab-main "$envdir/main.env" "${main_args[@]}"
 # import_workflows: imports and publishes the lab workflows. The import runs
 # with the queue env in both modes, because n8n honours the files'
-# "active": true (--activeState=fromJson) only in queue mode.
+# "active": true (--activeState=fromJson) only in queue mode. An import
+# that ran before main had set up its owner imports the workflows but
+# logs "Failed to activate workflow" for each: it is run again, 5 s
+# apart, up to 6 times.
 import_workflows() {
   log "importing and activating the lab workflows"
   common_env >"$envdir/import.env"
-  dk run --rm --network host --env-file "$envdir/import.env" "${mounts[@]}" -v "$LAB_HOME/main:/data" \
-    "$LAB_IMAGE" "$node_bin" "$n8n_bin" import:workflow --separate --input=/opt/lab/workflows \
-    --activeState=fromJson >>"$LAB_STATE/import.log" 2>&1 || die "workflow import failed; see $LAB_STATE/import.log"
+  local out="$LAB_STATE/import.last" try
+  for try in 1 2 3 4 5 6; do
+    if ! dk run --rm --network host --env-file "$envdir/import.env" "${mounts[@]}" -v "$LAB_HOME/main:/data" \
+      "$LAB_IMAGE" "$node_bin" "$n8n_bin" import:workflow --separate --input=/opt/lab/workflows \
+      --activeState=fromJson >"$out" 2>&1; then
+      cat "$out" >>"$LAB_STATE/import.log"
+      die "workflow import failed; see $LAB_STATE/import.log"
+    fi
+    cat "$out" >>"$LAB_STATE/import.log"
+    grep -q "Failed to activate workflow" "$out" || { rm -f "$out"; return 0; }
+    log "import $try of 6 did not activate the workflows; again in 5 s"
+    sleep 5
+  done
+  rm -f "$out"
+  die "6 imports did not activate the lab workflows; see $LAB_STATE/import.log"
 }
 # Main activates published workflows only at start. n8n 2.23.2 takes the
 # import before main's first start; 2.41 imports a workflow into a fresh

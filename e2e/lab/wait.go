@@ -50,10 +50,13 @@ func Until(ctx context.Context, timeout, interval time.Duration, check func(cont
 	var last error
 	for {
 		attempt, stop := context.WithTimeout(ctx, max(interval, 10*time.Second))
-		last = check(attempt)
+		err := check(attempt)
 		stop()
-		if last == nil {
+		if err == nil {
 			return nil
+		}
+		if last == nil || ctx.Err() == nil {
+			last = err // an attempt the deadline cut says less than the answer before it
 		}
 		select {
 		case <-ctx.Done():

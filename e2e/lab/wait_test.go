@@ -2,6 +2,7 @@ package lab
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -50,9 +51,21 @@ func TestUntilRetriesThenGivesUp(t *testing.T) {
 	}
 	never := func(ctx context.Context) error { return GetOK(ctx, srv.Client(), srv.URL+"/missing") }
 	srv.Config.Handler = http.NotFoundHandler()
-	err := Until(context.Background(), 50*time.Millisecond, 10*time.Millisecond, never)
+	err := Until(context.Background(), 500*time.Millisecond, 10*time.Millisecond, never)
 	if err == nil || !strings.Contains(err.Error(), "404") {
 		t.Fatalf("want the last error on timeout, got %v", err)
+	}
+	// An attempt the deadline cuts does not hide the answer before it.
+	var tries int
+	hangs := func(ctx context.Context) error {
+		if tries++; tries == 1 {
+			return errors.New("HTTP 404")
+		}
+		<-ctx.Done()
+		return ctx.Err()
+	}
+	if err := Until(context.Background(), 200*time.Millisecond, time.Millisecond, hangs); err == nil || !strings.Contains(err.Error(), "HTTP 404") {
+		t.Fatalf("a cut attempt: got %v, want the 404 before it", err)
 	}
 }
 

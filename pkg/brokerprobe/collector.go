@@ -82,7 +82,7 @@ type Stats struct {
 	RunnerConnections, LauncherConnections int
 	TasksDone                              uint64
 	TasksFailed                            uint64        // runner:taskerror plus tasks lost with their connection
-	RecentTaskMean                         time.Duration // mean accept→done/error of the tasks of the last 30 s when at least 20, else of the last 1000 within 5 min; 0 if none
+	RecentTaskMean                         time.Duration // mean accept→done/error of the tasks that ended in the last 30 s, else in the last 5 min (at most the last 1000); 0 if none
 	RecentTaskCount                        int
 }
 

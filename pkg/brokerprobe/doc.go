@@ -71,6 +71,9 @@
 // Probe.Collect reads the live gauges (running tasks, open offers, the
 // inferred limit, connections) from the connections at scrape time; the
 // counters and the task-time histogram are client_golang metrics. The
-// probe name is a constant label so several probes share one registry. No header, token or auth body is
-// logged or exported.
+// probe name is a constant label so several probes share one registry.
+// Decode (decode.go) reads those series back from a parsed /metrics: the
+// exporter reads probe sidecars with it, and pkg/snapshot the probes on
+// the exporter's page. No header, token or auth body is logged or
+// exported.
 package brokerprobe

@@ -18,7 +18,6 @@ import (
 	"github.com/n8n-ceiling/n8n-ceiling/internal/ticker"
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/brokerprobe"
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/topology"
-	dto "github.com/prometheus/client_model/go"
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
 	"golang.org/x/sync/errgroup"
@@ -136,7 +135,7 @@ func (rp *remoteProbes) sample(ctx context.Context, timeout time.Duration, now t
 		rp.set(nil, nil, nil)
 		return
 	}
-	stats := make([][]probeReading, len(targets))
+	stats := make([][]brokerprobe.Reading, len(targets))
 	errs := make([]error, len(targets))
 	src := timed(ctx, "probes", timeout, func(ctx context.Context) error {
 		var g errgroup.Group
@@ -159,7 +158,7 @@ func (rp *remoteProbes) sample(ctx context.Context, timeout time.Duration, now t
 		for _, rd := range readings {
 			key := targets[i].process.ID + "|" + rd.Name
 			keys[key] = true
-			rd.RecentTaskMean, rd.RecentTaskCount = rp.recent(key, rd.sum, rd.count, now)
+			rd.RecentTaskMean, rd.RecentTaskCount = rp.recent(key, rd.TaskSum, rd.TaskCount, now)
 			cur = append(cur, fixedStats(rd.Stats))
 		}
 	}
@@ -186,8 +185,8 @@ func (rp *remoteProbes) stats() []ProbeStats {
 }
 
 // read fetches one probe sidecar's /metrics: one reading per probe label.
-func (rp *remoteProbes) read(ctx context.Context, tg probeTarget) ([]probeReading, error) {
-	fail := func(err error) ([]probeReading, error) {
+func (rp *remoteProbes) read(ctx context.Context, tg probeTarget) ([]brokerprobe.Reading, error) {
+	fail := func(err error) ([]brokerprobe.Reading, error) {
 		return nil, fmt.Errorf("probe %s: %w", tg.process.Name, err)
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, tg.url, nil)
@@ -217,17 +216,9 @@ func (rp *remoteProbes) read(ctx context.Context, tg probeTarget) ([]probeReadin
 	return ss, nil
 }
 
-// probeReading is one probe's figures in one answer, with its task
-// histogram's running sum and count for the mean.
-type probeReading struct {
-	brokerprobe.Stats
-	sum   float64
-	count uint64
-}
-
 // parseProbeMetrics reads a broker probe's metrics, one reading per value
 // of the probe label.
-func parseProbeMetrics(body []byte) ([]probeReading, error) {
+func parseProbeMetrics(body []byte) ([]brokerprobe.Reading, error) {
 	parser := expfmt.NewTextParser(model.UTF8Validation)
 	fams, err := parser.TextToMetricFamilies(bytes.NewReader(body))
 	if err != nil {
@@ -236,72 +227,7 @@ func parseProbeMetrics(body []byte) ([]probeReading, error) {
 	if fams[metricname.RunnerTasksRunning] == nil || fams[metricname.RunnerTaskDuration] == nil {
 		return nil, errors.New("no " + metricname.RunnerTasksRunning + " or " + metricname.RunnerTaskDuration + " (is this a broker probe's /metrics?)")
 	}
-	byName := map[string]*probeReading{}
-	var order []string
-	get := func(m *dto.Metric) *probeReading {
-		name := label(m, "probe")
-		if byName[name] == nil {
-			byName[name] = &probeReading{Stats: brokerprobe.Stats{Name: name}}
-			order = append(order, name)
-		}
-		return byName[name]
-	}
-	for _, m := range fams[metricname.RunnerTasksRunning].GetMetric() {
-		get(m).Running = count(m.GetGauge().GetValue())
-	}
-	for _, m := range fams[metricname.RunnerInferredMaxConcurrency].GetMetric() {
-		get(m).InferredLimit = count(m.GetGauge().GetValue())
-	}
-	for _, m := range fams[metricname.RunnerConnections].GetMetric() {
-		rd, v := get(m), count(m.GetGauge().GetValue())
-		switch label(m, "kind") {
-		case "runner":
-			rd.RunnerConnections = v
-		case "launcher":
-			rd.LauncherConnections = v
-		}
-	}
-	for _, m := range fams[metricname.RunnerTasks].GetMetric() {
-		rd, v := get(m), uint64(count(m.GetCounter().GetValue()))
-		switch label(m, "outcome") {
-		case "done":
-			rd.TasksDone = v
-		case "error", "lost":
-			rd.TasksFailed += v
-		}
-	}
-	for _, m := range fams[metricname.RunnerTaskDuration].GetMetric() {
-		rd, h := get(m), m.GetHistogram()
-		if sum := h.GetSampleSum(); !math.IsNaN(sum) && !math.IsInf(sum, 0) && sum >= 0 {
-			rd.sum, rd.count = sum, h.GetSampleCount()
-		}
-	}
-	out := make([]probeReading, 0, len(order))
-	for _, name := range order {
-		out = append(out, *byName[name])
-	}
-	return out, nil
-}
-
-// count reads a gauge as a count: a negative, NaN or absurd value (a
-// hostile or broken answer) is 0 or capped, never a panic.
-func count(v float64) int {
-	switch {
-	case math.IsNaN(v) || v < 0:
-		return 0
-	case v > 1e6:
-		return 1e6
-	}
-	return int(v)
-}
-
-func label(m *dto.Metric, name string) string {
-	for _, l := range m.GetLabel() {
-		if l.GetName() == name {
-			return l.GetValue()
-		}
-	}
-	return ""
+	return brokerprobe.Decode(fams), nil
 }
 
 // recent turns the histogram's running sum and count into the mean task

@@ -43,7 +43,7 @@ func TestParseRealProbeMetrics(t *testing.T) {
 	body, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
 	got, err := parseProbeMetrics(body)
-	if err != nil || len(got) != 1 || got[0].Name != "n8n-worker-a" || got[0].InferredLimit != 0 || got[0].count != 0 {
+	if err != nil || len(got) != 1 || got[0].Name != "n8n-worker-a" || got[0].InferredLimit != 0 || got[0].TaskCount != 0 {
 		t.Fatalf("got %+v, %v", got, err)
 	}
 }
@@ -214,7 +214,7 @@ func TestRemoteProbeBadAnswers(t *testing.T) {
 		t.Errorf("NaN gauges: %+v %v", got, err)
 	}
 	got, _ = parseProbeMetrics([]byte(probeText("x", -3, 1e9, 5, -1)))
-	if got[0].Running != 0 || got[0].InferredLimit != 1e6 || got[0].sum != 0 {
+	if got[0].Running != 0 || got[0].InferredLimit != 1e6 || got[0].TaskSum != 0 {
 		t.Errorf("out-of-range figures: %+v", got[0])
 	}
 }

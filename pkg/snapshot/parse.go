@@ -9,6 +9,7 @@ import (
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
 
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/brokerprobe"
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/metricname"
 )
 
@@ -135,24 +136,18 @@ func (f families) containers(s *Snapshot) {
 	each(metricname.ContainerOOMKilled, func(c *Container, v Sample) { c.OOMKilled = v })
 }
 
-// probes reads the broker probes' series; several series of one probe
-// add up.
+// probes reads the broker probes' series with the probe's own decoder;
+// several series of one probe add up.
 func (f families) probes(s *Snapshot) {
-	index := map[string]int{}
-	each := func(name string, add func(p *Probe, x *dto.Metric)) {
-		for _, x := range f.series(name) {
-			add(entry(&s.Probes, index, label(x, "probe"), func(n string) Probe {
-				return Probe{Name: n, Connections: map[string]float64{}}
-			}), x)
+	for _, r := range brokerprobe.Decode(f) {
+		p := Probe{Name: r.Name, TasksRunning: Sample{float64(r.Running), r.HasRunning},
+			TaskDuration:  Histogram{r.TaskSum, float64(r.TaskCount), r.HasDuration},
+			InferredLimit: Sample{float64(r.InferredLimit), r.HasLimit}, Connections: map[string]float64{}}
+		if r.HasConnections {
+			p.Connections["runner"], p.Connections["launcher"] = float64(r.RunnerConnections), float64(r.LauncherConnections)
 		}
+		s.Probes = append(s.Probes, p)
 	}
-	each(metricname.RunnerTasksRunning, func(p *Probe, x *dto.Metric) { p.TasksRunning = plus(p.TasksRunning, value(x)) })
-	each(metricname.RunnerTaskDuration, func(p *Probe, x *dto.Metric) {
-		h := x.GetHistogram()
-		p.TaskDuration = Histogram{Sum: p.TaskDuration.Sum + h.GetSampleSum(), Count: p.TaskDuration.Count + float64(h.GetSampleCount()), OK: true}
-	})
-	each(metricname.RunnerInferredMaxConcurrency, func(p *Probe, x *dto.Metric) { p.InferredLimit = plus(p.InferredLimit, value(x)) })
-	each(metricname.RunnerConnections, func(p *Probe, x *dto.Metric) { p.Connections[label(x, "kind")] += value(x) })
 }
 
 // entry returns the element of list named key, appending one made by
@@ -166,8 +161,6 @@ func entry[T any](list *[]T, index map[string]int, key string, fresh func(string
 	}
 	return &(*list)[i]
 }
-
-func plus(a Sample, v float64) Sample { return Sample{Value: a.Value + v, OK: true} }
 
 func sample(x *dto.Metric) Sample { return Sample{Value: value(x), OK: true} }
 
