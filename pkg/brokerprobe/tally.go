@@ -28,20 +28,37 @@ const (
 var outcomeLabels = [numOutcomes]string{"done", "error", "cancelled", "rejected", "deferred", "lost", "accept_timeout"}
 
 // Rejection reasons are mapped to a fixed set so the label stays bounded
-// whatever text a runner sends.
-var rejectionLabels = []string{"at_capacity", "offer_expired", "shutting_down", "other"}
+// whatever text a runner sends: the first class whose words the reason
+// holds (case-insensitive), else the last, "other". Its label order is
+// the counters' order.
+var rejectionClasses = []struct {
+	label string
+	words []string
+}{
+	{"offer_expired", []string{"expired"}},
+	{"at_capacity", []string{"capacity", "no open task slots"}},
+	{"shutting_down", []string{"shutting down"}},
+	{"other", nil},
+}
+
+var rejectionLabels = func() []string {
+	out := make([]string, len(rejectionClasses))
+	for i, c := range rejectionClasses {
+		out[i] = c.label
+	}
+	return out
+}()
 
 func rejectionIndex(reason string) int {
 	r := strings.ToLower(reason)
-	switch {
-	case strings.Contains(r, "expired"):
-		return 1
-	case strings.Contains(r, "capacity"), strings.Contains(r, "no open task slots"):
-		return 0
-	case strings.Contains(r, "shutting down"):
-		return 2
+	for i, c := range rejectionClasses {
+		for _, w := range c.words {
+			if strings.Contains(r, w) {
+				return i
+			}
+		}
 	}
-	return 3
+	return len(rejectionClasses) - 1
 }
 
 // Reasons for the broker's 1002 closes, a fixed set: n8n sends no reason

@@ -105,7 +105,7 @@ func serviceLines(r *Report) []string {
 		}
 		out = append(out, fmt.Sprintf("%s stage: %s from %s: %s%s", m.Stage, seconds(m.Time), m.Source, m.Note, used))
 	}
-	for _, st := range []string{"job", "task"} {
+	for _, st := range Stages {
 		if u, ok := r.Used[st]; ok && u.Stage == st && u.Note != "" && !measured(r, u) {
 			out = append(out, fmt.Sprintf("%s stage: %s (%s)", st, seconds(u.Time), u.Note))
 		}
@@ -163,7 +163,7 @@ func pairings(t topology.Topology) map[string]string {
 					via[w.Worker.ID] = fmt.Sprintf("own internal runner, limit %d", a.Runner.Settings.RunnerLimit.Value)
 					continue
 				}
-				via[a.Runner.ID] = "→ " + w.Worker.InstanceName() + " (" + a.Via + ")"
+				via[a.Runner.ID] = "→ " + w.Worker.InstanceName() + " (" + a.Route() + ")"
 			}
 		}
 	}

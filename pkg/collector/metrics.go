@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/capacity"
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/topology"
 	"github.com/prometheus/client_golang/prometheus"
 
@@ -69,10 +70,10 @@ func Emit(r *Report, ch chan<- prometheus.Metric) {
 	emitContainers(r, ch)
 	emitContainerInfo(r, ch)
 	for _, m := range r.Measured {
-		gauge(ch, serviceTime, m.Time.Seconds(), m.Stage, m.Source)
+		gauge(ch, serviceTime, m.Time.Seconds(), string(m.Stage), string(m.Source))
 	}
 	for st, m := range r.Used {
-		gauge(ch, serviceTimeUsed, 1, st, m.Source)
+		gauge(ch, serviceTimeUsed, 1, string(st), string(m.Source))
 	}
 	for state, n := range r.Queue {
 		gauge(ch, queueJobs, float64(n), state)
@@ -128,8 +129,9 @@ func emitVerdict(r *Report, ch chan<- prometheus.Metric) {
 	for _, w := range v.Workers {
 		gauge(ch, workerRunnerCap, float64(w.RunnerCapacity), w.Name)
 		gauge(ch, workerEffective, float64(w.Effective), w.Name)
-		gauge(ch, workerBottleneck, b2f(w.Bottleneck == "runner"), w.Name, "runner")
-		gauge(ch, workerBottleneck, b2f(w.Bottleneck == "worker"), w.Name, "worker")
+		for _, side := range []capacity.Bottleneck{capacity.BottleneckRunner, capacity.BottleneckWorker} {
+			gauge(ch, workerBottleneck, b2f(w.Bottleneck == side), w.Name, string(side))
+		}
 		if v.HasCeiling() {
 			gauge(ch, workerCeiling, w.Ceiling, w.Name)
 		}

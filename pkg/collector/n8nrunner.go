@@ -73,7 +73,7 @@ func (s *n8nSampler) runnerTime(limit int) (ServiceTime, bool) {
 	if !ok {
 		return ServiceTime{}, false
 	}
-	return ServiceTime{Stage: "task", Source: "n8n", Time: t, Note: fmt.Sprintf(
+	return ServiceTime{Stage: StageTask, Source: SourceN8n, Time: t, Note: fmt.Sprintf(
 		"Little's law on the runner slots: %.2f busy (min(executions in flight, runner capacity %d)) over %s of n8n's execution histogram",
 		busy, limit, span.Round(time.Second))}, true
 }

@@ -121,7 +121,7 @@ func (c *Collector) sampleN8n(ctx context.Context, now time.Time) {
 		d, note, err := c.n8n.d.read(ctx, url, dirty, c.lastSaturated(now), now)
 		switch {
 		case err == nil && d > 0:
-			smp.measured = &ServiceTime{Stage: "job", Source: "n8n", Time: d, Note: note}
+			smp.measured = &ServiceTime{Stage: StageJob, Source: SourceN8n, Time: d, Note: note}
 		case err == nil && note != "":
 			smp.skipped = "job stage from n8n: " + note
 		}

@@ -103,7 +103,7 @@ func (c *Collector) measureTaskTime(r *Report) {
 		tasks += s.RecentTaskCount
 	}
 	if tasks > 0 {
-		r.Measured = append(r.Measured, ServiceTime{Stage: "task", Source: "probe",
+		r.Measured = append(r.Measured, ServiceTime{Stage: StageTask, Source: SourceProbe,
 			Time: time.Duration(weighted / float64(tasks) * float64(time.Second)),
 			Note: fmt.Sprintf("mean of the last %d tasks seen by the broker probe", tasks)})
 	}

@@ -77,7 +77,7 @@ func TestInProcessProbesPairLabRunners(t *testing.T) {
 	}
 	var via []string
 	for _, a := range r.Topology.Workers[0].Runners {
-		via = append(via, a.Runner.Name+": "+a.Via)
+		via = append(via, a.Runner.Name+": "+a.Route())
 	}
 	want := "fx-runner-1-1: probe runner-1-1 (host-port) → host-port,fx-runner-1-2: probe runner-1-2 (host-port) → host-port"
 	if got := strings.Join(via, ","); got != want {
@@ -94,8 +94,8 @@ func TestInProcessProbesPairLabRunners(t *testing.T) {
 	// (fx-probe-1 on 127.0.0.1:5711): that probe is used, not a second node.
 	cs = append(cs, fixtureProcess(t, "inspect-lab-probe-1.json"))
 	top := c.pair(cs)
-	if len(top.Probes) != 2 || top.Workers[0].Runners[0].Via != "probe fx-probe-1 (host-port) → host-port" {
-		t.Errorf("with the probe container discovered: probes %d, runner 1 via %q", len(top.Probes), top.Workers[0].Runners[0].Via)
+	if len(top.Probes) != 2 || top.Workers[0].Runners[0].Route() != "probe fx-probe-1 (host-port) → host-port" {
+		t.Errorf("with the probe container discovered: probes %d, runner 1 via %q", len(top.Probes), top.Workers[0].Runners[0].Route())
 	}
 }
 
@@ -164,7 +164,7 @@ func TestSaturatedRunnerGatesN8nJobTime(t *testing.T) {
 	steps := []struct {
 		running int
 		at      time.Duration // read time after start
-		source  string
+		source  Source
 		job     time.Duration
 		note    string
 	}{

@@ -95,7 +95,7 @@ func probeTargets(t topology.Topology) []probeTarget {
 func fronts(t topology.Topology, p topology.Process) bool {
 	for _, w := range t.Workers {
 		for _, a := range w.Runners {
-			if strings.HasPrefix(a.Via, "probe "+p.Name+" (") {
+			if a.Probe == p.Name {
 				return true
 			}
 		}

@@ -15,10 +15,34 @@ type SourceResult struct {
 	Err      string
 }
 
+// Stage is the slot a service time holds.
+type Stage string
+
+// The two stages: a job holds a worker slot from pickup to completion, a
+// task a runner slot.
+const (
+	StageJob  Stage = "job"
+	StageTask Stage = "task"
+)
+
+// Stages are the stages in the order the pages list them.
+var Stages = []Stage{StageJob, StageTask}
+
+// Source names what measured a service time.
+type Source string
+
+// The sources of a service time.
+const (
+	SourceRedis  Source = "redis"  // Bull's jobs, by Little's law
+	SourceN8n    Source = "n8n"    // n8n's execution histogram
+	SourceProbe  Source = "probe"  // a broker probe's task times
+	SourceConfig Source = "config" // EXPORTER_SERVICE_TIME
+)
+
 // ServiceTime is one stage's time as one source measured it.
 type ServiceTime struct {
-	Stage  string // "job" or "task"
-	Source string // "redis", "n8n", "probe", "config"
+	Stage  Stage
+	Source Source
 	Time   time.Duration
 	Note   string // how it was measured, for the landing page
 }
@@ -34,9 +58,9 @@ type Report struct {
 	Topology   topology.Topology
 	Queue      map[string]int64 // nil when Redis was not read
 	Measured   []ServiceTime
-	Used       map[string]ServiceTime // stage → the measurement the model used
-	Skipped    []string               // measurements left out this scrape, and why
-	Verdict    *capacity.Verdict      // nil without workers
+	Used       map[Stage]ServiceTime // stage → the measurement the model used
+	Skipped    []string              // measurements left out this scrape, and why
+	Verdict    *capacity.Verdict     // nil without workers
 	VerdictErr string
 	// Bounds is the bound analysis over slots and CPU (nil without a
 	// verdict); CPU is what the demand sampler held (nil when it is off).

@@ -139,7 +139,7 @@ func TestServiceTimeChoice(t *testing.T) {
 		override  time.Duration
 		measured  []ServiceTime
 		job, task time.Duration
-		jobSrc    string
+		jobSrc    Source
 	}{
 		{"override wins", 2 * time.Second, []ServiceTime{{Stage: "job", Source: "redis", Time: time.Second}}, 2 * time.Second, 2 * time.Second, "config"},
 		{"redis before n8n", 0, []ServiceTime{{Stage: "job", Source: "redis", Time: 1110 * time.Millisecond}, {Stage: "job", Source: "n8n", Time: 1055 * time.Millisecond}}, 1110 * time.Millisecond, 1110 * time.Millisecond, "redis"},

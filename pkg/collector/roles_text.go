@@ -143,13 +143,13 @@ func hostNames(ps []topology.Process) string {
 
 // taskSource says where the task time the model uses comes from.
 func taskSource(r *Report) string {
-	u, ok := r.Used["task"]
+	u, ok := r.Used[StageTask]
 	switch {
 	case !ok:
 		return "unknown until a job time is measured"
-	case u.Source == "probe":
+	case u.Source == SourceProbe:
 		return "the probe's, measured on the other runners"
-	case u.Source == "config":
+	case u.Source == SourceConfig:
 		return "EXPORTER_SERVICE_TIME"
 	case u.Note != jobStandsIn:
 		return fmt.Sprintf("%s, by Little's law on the runner slots from %s", seconds(u.Time), u.Source)

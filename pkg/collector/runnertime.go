@@ -37,7 +37,7 @@ func runnerCapacity(workers []topology.WorkerNode) (int, string) {
 // worker in queue mode, from n8n's histogram in regular mode (a Bull
 // queue then runs nothing, and Redis holds only an older shape's figure).
 func (c *Collector) measureRunnerTime(r *Report) {
-	if hasStage(r.Measured, "task") || len(r.Topology.Workers) == 0 {
+	if hasStage(r.Measured, StageTask) || len(r.Topology.Workers) == 0 {
 		return
 	}
 	limit, why := runnerCapacity(r.Topology.Workers)
@@ -47,7 +47,7 @@ func (c *Collector) measureRunnerTime(r *Report) {
 	}
 	if c.cfg.Sampler != nil && !regularOnly(r.Topology) {
 		if e, ok := c.cfg.Sampler.RunnerTime(); ok {
-			r.Measured = append(r.Measured, ServiceTime{Stage: "task", Source: "redis", Time: e.JobTime, Note: runnerNote(e, r)})
+			r.Measured = append(r.Measured, ServiceTime{Stage: StageTask, Source: SourceRedis, Time: e.JobTime, Note: runnerNote(e, r)})
 			return
 		}
 	}
@@ -56,7 +56,7 @@ func (c *Collector) measureRunnerTime(r *Report) {
 	}
 }
 
-func hasStage(ms []ServiceTime, stage string) bool {
+func hasStage(ms []ServiceTime, stage Stage) bool {
 	for _, m := range ms {
 		if m.Stage == stage {
 			return true

@@ -21,7 +21,7 @@ import (
 func (c *Collector) measureJobTime(r *Report) {
 	if c.cfg.Sampler != nil {
 		if e, ok, _ := c.cfg.Sampler.JobTime(); ok {
-			r.Measured = append(r.Measured, ServiceTime{Stage: "job", Source: "redis", Time: e.JobTime, Note: littleNote(e, r.At)})
+			r.Measured = append(r.Measured, ServiceTime{Stage: StageJob, Source: SourceRedis, Time: e.JobTime, Note: littleNote(e, r.At)})
 		}
 	}
 	url := c.cfg.N8nMetricsURL
@@ -111,10 +111,10 @@ const jobStandsIn = "no probe: the job time stands in"
 // its worker slot at least as long as its task holds a runner slot, so a
 // job time below the task time is noise and the task time stands in.
 func (c *Collector) chooseServiceTime(r *Report) capacity.ServiceTime {
-	r.Used = map[string]ServiceTime{}
+	r.Used = map[Stage]ServiceTime{}
 	if d := c.cfg.ServiceTime; d > 0 {
-		for _, st := range []string{"job", "task"} {
-			m := ServiceTime{Stage: st, Source: "config", Time: d, Note: "EXPORTER_SERVICE_TIME"}
+		for _, st := range Stages {
+			m := ServiceTime{Stage: st, Source: SourceConfig, Time: d, Note: "EXPORTER_SERVICE_TIME"}
 			r.Measured = append(r.Measured, m)
 			r.Used[st] = m
 		}
@@ -125,21 +125,21 @@ func (c *Collector) chooseServiceTime(r *Report) capacity.ServiceTime {
 			r.Used[m.Stage] = m
 		}
 	}
-	job, hasJob := r.Used["job"]
-	task, hasTask := r.Used["task"]
+	job, hasJob := r.Used[StageJob]
+	task, hasTask := r.Used[StageTask]
 	switch {
 	case hasJob && !hasTask:
 		task = job
-		task.Stage, task.Note = "task", jobStandsIn
-		r.Used["task"] = task
+		task.Stage, task.Note = StageTask, jobStandsIn
+		r.Used[StageTask] = task
 	case hasTask && (!hasJob || job.Time < task.Time):
 		note := "no job measurement: the task time stands in"
 		if hasJob {
 			note = fmt.Sprintf("the job measurement (%s from %s) is below the task time, so the task time stands in", seconds(job.Time), job.Source)
 		}
 		job = task
-		job.Stage, job.Note = "job", note
-		r.Used["job"] = job
+		job.Stage, job.Note = StageJob, note
+		r.Used[StageJob] = job
 	}
 	return capacity.ServiceTime{Job: job.Time, Task: task.Time}
 }

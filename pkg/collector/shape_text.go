@@ -48,7 +48,7 @@ func runnerKinds(nodes []topology.WorkerNode) string {
 			switch {
 			case a.Internal():
 				internal++
-			case strings.HasPrefix(a.Via, "probe "):
+			case a.Probe != "":
 				external++
 				probed++
 			default:

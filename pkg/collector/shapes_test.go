@@ -132,7 +132,11 @@ func TestShapeLine(t *testing.T) {
 	node := func(name string, vias ...string) topology.WorkerNode {
 		n := topology.WorkerNode{Worker: topology.Process{Name: name, Role: topology.RoleWorker}}
 		for _, v := range vias {
-			n.Runners = append(n.Runners, topology.Attachment{Via: v})
+			a := topology.Attachment{Via: v}
+			if v == "probed" {
+				a = topology.Attachment{Via: topology.ViaHostPort, Probe: "p", ProbeVia: topology.ViaHostPort}
+			}
+			n.Runners = append(n.Runners, a)
 		}
 		return n
 	}
@@ -141,7 +145,7 @@ func TestShapeLine(t *testing.T) {
 		top  topology.Topology
 		want string
 	}{
-		{topology.Topology{Workers: []topology.WorkerNode{node("a", "host-port"), node("b", "probe p (host-port) → host-port")}},
+		{topology.Topology{Workers: []topology.WorkerNode{node("a", "host-port"), node("b", "probed")}},
 			"queue mode, 2 workers, external runners (1 through a probe)"},
 		{topology.Topology{Workers: []topology.WorkerNode{node("a", topology.ViaInternal, "netns")}}, "queue mode, 1 worker, internal and external runners"},
 		{topology.Topology{Workers: []topology.WorkerNode{node("a")}, Manual: []topology.WorkerNode{regular}}, "queue mode, 1 worker, no runner"},

@@ -90,7 +90,7 @@ func TestFromInspectNetworks(t *testing.T) {
 	top := topology.Pair(ps)
 	var via []string
 	for _, a := range top.Workers[0].Runners {
-		via = append(via, a.Runner.Name+"/"+a.Via)
+		via = append(via, a.Runner.Name+"/"+a.Route())
 	}
 	if got := strings.Join(via, ","); got != "r0/netns,r1/netns,r2/netns" || len(top.Unpaired) != 1 || ps[4].Net.Namespace != "elsewhere" {
 		t.Errorf("runners %s, unpaired %+v", got, top.Unpaired)

@@ -51,7 +51,7 @@ func TestIntegrationDiscoverAndPair(t *testing.T) {
 			t.Errorf("%s: concurrency %+v capacity %d, want %+v", w.Worker.Name, w.Worker.Settings.Concurrency, capacity, got)
 		}
 	}
-	if via := top.Workers[1].Runners[0].Via; !strings.HasPrefix(via, "probe "+h.Name("probe-1")) {
+	if via := top.Workers[1].Runners[0].Route(); top.Workers[1].Runners[0].Probe != h.Name("probe-1") {
 		t.Errorf("worker-2's runner via %q, want through the probe", via)
 	}
 }

@@ -277,7 +277,7 @@ func TestLabWorkersThroughProbes(t *testing.T) {
 	}
 	for _, w := range r.Topology.Workers {
 		if w.Worker.Settings.Concurrency != topology.Of(conc) || len(w.Runners) != 1 ||
-			w.Runners[0].Runner.Settings.RunnerLimit != topology.Of(limit) || !strings.HasPrefix(w.Runners[0].Via, "probe ") {
+			w.Runners[0].Runner.Settings.RunnerLimit != topology.Of(limit) || w.Runners[0].Probe == "" {
 			t.Errorf("worker %s: %+v, runners %+v", w.Worker.InstanceName(), w.Worker.Settings, w.Runners)
 		}
 	}

@@ -22,7 +22,7 @@ func describe(ps []topology.Process) []string {
 	for _, w := range top.Workers {
 		line := fmt.Sprintf("worker %s conc %s", w.Worker.InstanceName(), setting(w.Worker.Settings.Concurrency))
 		for _, a := range w.Runners {
-			line += fmt.Sprintf(" | %s limit %s via %s", a.Runner.Name, setting(a.Runner.Settings.RunnerLimit), a.Via)
+			line += fmt.Sprintf(" | %s limit %s via %s", a.Runner.Name, setting(a.Runner.Settings.RunnerLimit), a.Route())
 		}
 		out = append(out, line)
 	}

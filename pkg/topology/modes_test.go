@@ -99,7 +99,7 @@ func TestPairShapes(t *testing.T) {
 	for _, w := range top.Workers {
 		var got []string
 		for _, a := range w.Runners {
-			got = append(got, a.Runner.Name+":"+strconv.Itoa(a.Runner.Settings.RunnerLimit.Value)+":"+a.Via)
+			got = append(got, a.Runner.Name+":"+strconv.Itoa(a.Runner.Settings.RunnerLimit.Value)+":"+a.Route())
 		}
 		if strings.Join(got, ",") != want[w.Worker.Name] {
 			t.Errorf("%s: runners %v, want %s", w.Worker.Name, got, want[w.Worker.Name])

@@ -34,8 +34,20 @@ type WorkerNode struct {
 // Attachment is a runner and how its broker URI was matched.
 type Attachment struct {
 	Runner Process
-	Via    string // a Via… constant; through a probe, prefixed "probe <name> (<via>) → "
-	Target string // its main's or worker's instance name; for an unpaired runner, what its broker URI reaches
+	Via    string // how the broker was reached: a Via… constant; "" when none was
+	// Probe is the probe the runner dials in front of its broker ("" when
+	// none), and ProbeVia how its broker URI reached that probe.
+	Probe, ProbeVia string
+	Target          string // its main's or worker's instance name; for an unpaired runner, what its broker URI reaches
+}
+
+// Route says how the runner reaches its broker: Via, or through a probe
+// "probe <name> (<probe via>) → <via>".
+func (a Attachment) Route() string {
+	if a.Probe == "" {
+		return a.Via
+	}
+	return "probe " + a.Probe + " (" + a.ProbeVia + ") → " + a.Via
 }
 
 // Pair groups processes into a Topology. A runner dialling a probe counts
@@ -96,23 +108,26 @@ func (t *Topology) attach(r Process, brokers []Process) {
 		t.Unpaired = append(t.Unpaired, Attachment{Runner: r})
 		return
 	}
-	from, ep, prefix := r, r.Settings.Broker.Value, ""
+	from, ep, a := r, r.Settings.Broker.Value, Attachment{Runner: r}
 	if p, route, via, ok := t.viaProbe(r); ok {
-		from, ep, prefix = p, route.Upstream, "probe "+p.Name+" ("+via+") → "
+		from, ep, a.Probe, a.ProbeVia = p, route.Upstream, p.Name, via
 	}
 	for _, b := range brokers {
 		via, ok := reaches(from, ep, b, b.Settings.BrokerPort.Value)
 		if !ok || !b.Settings.BrokerPort.Known() {
 			continue
 		}
+		a.Via = via
 		if n := t.node(b.ID); n != nil {
-			n.Runners = append(n.Runners, Attachment{Runner: r, Via: prefix + via, Target: b.InstanceName()})
+			a.Target = b.InstanceName()
+			n.Runners = append(n.Runners, a)
 			return
 		}
-		t.Unpaired = append(t.Unpaired, Attachment{Runner: r, Via: prefix + via, Target: string(b.Role) + " " + b.InstanceName()})
+		a.Target = string(b.Role) + " " + b.InstanceName()
+		t.Unpaired = append(t.Unpaired, a)
 		return
 	}
-	t.Unpaired = append(t.Unpaired, Attachment{Runner: r, Via: prefix})
+	t.Unpaired = append(t.Unpaired, a)
 }
 
 // viaProbe finds the probe listener that r's broker URI dials.

@@ -42,7 +42,7 @@ func runnersOf(t Topology, worker string) []string {
 		if w.Worker.Name == worker {
 			var out []string
 			for _, a := range w.Runners {
-				out = append(out, a.Runner.Name+"/"+a.Via)
+				out = append(out, a.Runner.Name+"/"+a.Route())
 			}
 			return out
 		}
