@@ -97,6 +97,9 @@ func (c Config) validateCounts(bad badFunc) {
 			bad(s.name, "want at least 1, got %d", s.value)
 		}
 	}
+	if !(c.ProcessCores > 0 && c.ProcessCores <= 64) {
+		bad("EXPORTER_PROCESS_CORES", "want a number of cores above 0 and at most 64, e.g. 0.94; got %v", c.ProcessCores)
+	}
 }
 
 func (c Config) validateDurations(bad badFunc) {

@@ -62,6 +62,9 @@ func TestConfigErrorsNameTheVariable(t *testing.T) {
 		"EXPORTER_SAMPLE_WINDOW=2s":               "EXPORTER_SAMPLE_WINDOW",
 		"EXPORTER_STATS_CONCURRENCY=0":            "EXPORTER_STATS_CONCURRENCY",
 		"EXPORTER_DEMAND_MAX_WINDOW=10s":          "EXPORTER_DEMAND_MAX_WINDOW",
+		"EXPORTER_PROCESS_CORES=0":                "EXPORTER_PROCESS_CORES",
+		"EXPORTER_PROCESS_CORES=NaN":              "EXPORTER_PROCESS_CORES",
+		"EXPORTER_PROCESS_CORES=1.5":              "",
 		"EXPORTER_LOG_LEVEL=loud":                 "EXPORTER_LOG_LEVEL",
 		"PROBE_LISTEN=127.0.0.1:5711":             "PROBE_UPSTREAM",
 		"QUEUE_BULL_REDIS_DB=" + secretish:        "QUEUE_BULL_REDIS_DB",
@@ -188,8 +191,8 @@ func TestConfigWebAliases(t *testing.T) {
 func TestConfigValidateOnlyChecks(t *testing.T) {
 	c := Config{Listen: ":9810", Discovery: true, RedisPort: 6379, StatsConcurrency: 1, MaxRequests: 1, DemandMin: 1,
 		SourceTimeout: time.Second, SampleInterval: time.Second, SampleWindow: 5 * time.Second, DemandWindow: 5 * time.Second,
-		DemandMaxWindow: 5 * time.Second,
-		ScrapeTimeout:   time.Second, N8nInterval: time.Second, Platform: platformAuto, LogLevel: "debug", LogFormat: "json",
+		DemandMaxWindow: 5 * time.Second, ProcessCores: 0.94,
+		ScrapeTimeout: time.Second, N8nInterval: time.Second, Platform: platformAuto, LogLevel: "debug", LogFormat: "json",
 		ProbeListen: "127.0.0.1:5711", ProbeUpstream: "http://127.0.0.1:5689"}
 	if err := c.validate(); err != nil || c.probes != nil || c.logLevel != nil {
 		t.Fatalf("validate: %v; derived %v %v", err, c.probes, c.logLevel)

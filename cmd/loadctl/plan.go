@@ -24,6 +24,7 @@ type planFlags struct {
 	breaking          float64
 	cpu               demandList
 	cores             float64
+	processCores      float64
 	latency           time.Duration
 	json              bool
 }
@@ -40,8 +41,9 @@ func newPlanFlagSet(f *planFlags, stderr io.Writer) *flag.FlagSet {
 	fs.Float64Var(&f.targetRPS, "target-rps", 0, "print the worker/runner pairs needed for this many executions per second")
 	fs.IntVar(&f.maxPerRunner, "max-runner-limit", 10, "with --target-rps: most tasks one runner may run (its memory sets this)")
 	fs.Float64Var(&f.breaking, "breaking-point", 0, "a measured breaking point (VUs or req/s); prints the 2/3 operating point")
-	fs.Var(&f.cpu, "cpu", "CPU seconds per execution by process, comma list, e.g. main=12ms,worker=9ms,runner=3ms,other=10ms: each process but other is a resource of 0.94 of a core (what one Node process was measured to use), and the host's cores carry their sum")
+	fs.Var(&f.cpu, "cpu", "CPU seconds per execution by process, comma list, e.g. main=12ms,worker=9ms,runner=3ms,other=10ms: each process but other is a resource of --process-cores, and the host's cores carry their sum")
 	fs.Float64Var(&f.cores, "cores", 0, "with --cpu: the host's online CPUs (required with --cpu)")
+	fs.Float64Var(&f.processCores, "process-cores", capacity.DefaultProcessCores, "with --cpu: the CPU one n8n process can use, in cores (one Node thread; 0.94 measured on a 2-core lab)")
 	fs.DurationVar(&f.latency, "latency", 0, "latency of one request alone, for the MVA curve (default: the longest hold of any resource)")
 	fs.BoolVar(&f.json, "json", false, "print JSON instead of a table")
 	return fs

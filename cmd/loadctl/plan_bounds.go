@@ -15,7 +15,7 @@ import (
 const otherCPU = "other"
 
 // cpuResources turns --cpu and --cores into resources: the host's cores
-// with every entry's demand summed, then capacity.ProcessCores per named
+// with every entry's demand summed, then --process-cores per named
 // process.
 func (f planFlags) cpuResources() ([]capacity.Resource, error) {
 	if len(f.cpu) == 0 {
@@ -27,6 +27,9 @@ func (f planFlags) cpuResources() ([]capacity.Resource, error) {
 	if !(f.cores > 0) || math.IsInf(f.cores, 1) {
 		return nil, fmt.Errorf("--cores is required with --cpu: the host's online CPUs, e.g. 2 (got %v)", f.cores)
 	}
+	if !(f.processCores > 0) || f.processCores > f.cores {
+		return nil, fmt.Errorf("--process-cores must be above 0 and at most --cores (%v), got %v", f.cores, f.processCores)
+	}
 	host := capacity.Resource{Name: capacity.HostCPU, Kind: capacity.KindCPU, Servers: f.cores}
 	out := []capacity.Resource{host}
 	for _, d := range f.cpu {
@@ -37,7 +40,7 @@ func (f planFlags) cpuResources() ([]capacity.Resource, error) {
 		if d.name == "host" {
 			return nil, errors.New("--cpu: host is the sum of the entries; name the processes (main, worker, runner) and other")
 		}
-		out = append(out, capacity.Resource{Name: capacity.ContainerCPU(d.name), Kind: capacity.KindCPU, Servers: capacity.ProcessCores, Demand: d.seconds})
+		out = append(out, capacity.Resource{Name: capacity.ContainerCPU(d.name), Kind: capacity.KindCPU, Servers: f.processCores, Demand: d.seconds})
 	}
 	return out, nil
 }

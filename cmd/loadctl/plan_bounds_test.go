@@ -2,6 +2,7 @@ package main
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -13,7 +14,7 @@ var cpuBoundArgs = []string{"--worker-concurrency", "15", "--runner-limit", "20"
 
 // The CPU-bound lab: 34 ms of host CPU per execution on 2 cores
 // binds at 58.8/s while the slots would allow 171.6/s; each process is a
-// resource of capacity.ProcessCores; other counts only towards the host.
+// resource of capacity.DefaultProcessCores; other counts only towards the host.
 func TestPlanCPUBoundTable(t *testing.T) {
 	r := planJSON(t, cpuBoundArgs...)
 	b := r.Bounds
@@ -22,7 +23,7 @@ func TestPlanCPUBoundTable(t *testing.T) {
 		t.Fatalf("bounds %+v", b)
 	}
 	want := map[string][2]float64{"slots:worker:worker": {15, 0.0874}, "slots:runner:worker": {20, 0.02}, "cpu:host": {2, 0.034},
-		"cpu:main": {capacity.ProcessCores, 0.012}, "cpu:worker": {capacity.ProcessCores, 0.009}, "cpu:runner": {capacity.ProcessCores, 0.003}}
+		"cpu:main": {capacity.DefaultProcessCores, 0.012}, "cpu:worker": {capacity.DefaultProcessCores, 0.009}, "cpu:runner": {capacity.DefaultProcessCores, 0.003}}
 	if len(b.Resources) != len(want) {
 		t.Fatalf("resources %+v", b.Resources)
 	}
@@ -52,8 +53,8 @@ func TestPlanMVACurve(t *testing.T) {
 	}
 	net := capacity.Network{Stations: []capacity.Station{{Name: "slots:worker:worker", Servers: 15, Demand: 0.0874},
 		{Name: "slots:runner:worker", Servers: 20, Demand: 0.02}, {Name: "cpu:host", Servers: 2, Demand: 0.034},
-		{Name: "cpu:main", Servers: capacity.ProcessCores, Demand: 0.012}, {Name: "cpu:worker", Servers: capacity.ProcessCores, Demand: 0.009},
-		{Name: "cpu:runner", Servers: capacity.ProcessCores, Demand: 0.003}}}
+		{Name: "cpu:main", Servers: capacity.DefaultProcessCores, Demand: 0.012}, {Name: "cpu:worker", Servers: capacity.DefaultProcessCores, Demand: 0.009},
+		{Name: "cpu:runner", Servers: capacity.DefaultProcessCores, Demand: 0.003}}}
 	lib, _ := capacity.Overlapping(net, 0.0874, len(m.Points))
 	for i, p := range m.Points {
 		if p.VUs != i+1 || math.Abs(p.ThroughputPerS-lib[i].Throughput) > 1e-6 || math.Abs(p.ResponseSeconds-lib[i].Response) > 1e-9 ||
@@ -93,6 +94,19 @@ func TestPlanMVATextThinsLongCurves(t *testing.T) {
 	}
 }
 
+// --process-cores sets each named process's CPU: the runner's 3 ms on half
+// a core allow 166.7/s (the host still binds, at 58.8/s).
+func TestPlanProcessCores(t *testing.T) {
+	r := planJSON(t, append([]string{"--process-cores", "0.5"}, cpuBoundArgs...)...)
+	i := slices.IndexFunc(r.Bounds.Resources, func(res resourceJSON) bool { return res.Name == "cpu:runner" })
+	if i < 0 {
+		t.Fatalf("no cpu:runner in %+v", r.Bounds.Resources)
+	}
+	if res := r.Bounds.Resources[i]; res.Servers != 0.5 || res.Ceiling == nil || math.Abs(*res.Ceiling-0.5/0.003) > 1e-9 {
+		t.Fatalf("runner %+v, want 0.5 cores and 166.7/s", res)
+	}
+}
+
 func TestPlanDemandFlagsNameTheFlag(t *testing.T) {
 	cpu := []string{"--cpu", "main=12ms,other=10ms", "--cores", "2"}
 	for _, tc := range []struct {
@@ -109,6 +123,8 @@ func TestPlanDemandFlagsNameTheFlag(t *testing.T) {
 		{"--latency", append([]string{"plan", "--latency", "-1s"}, cpu...)},
 		{"--latency", []string{"plan", "--worker-concurrency", "5", "--runner-limit", "3", "--latency", "1s"}},
 		{"--vus", append([]string{"plan", "--vus", "20000"}, cpu...)},
+		{"--process-cores", append([]string{"plan", "--process-cores", "0"}, cpu...)},
+		{"--process-cores", append([]string{"plan", "--process-cores", "3"}, cpu...)},
 	} {
 		code, _, errs := runArgs(t, tc.args...)
 		if code != exitUsage || !strings.Contains(errs, tc.flag) {

@@ -22,14 +22,16 @@ const MaxResourceName = 200
 // HostCPU names the host's CPUs.
 const HostCPU = "cpu:host"
 
-// ProcessCores is the CPU one n8n process can use, in cores. Node runs
+// DefaultProcessCores is the CPU one n8n process can use, in cores, unless
+// configured (the exporter's EXPORTER_PROCESS_CORES, loadctl plan's
+// --process-cores). Node runs
 // JavaScript on one thread, and between tasks that thread also waits on its
 // socket. Measured on the lab (two cores): a runner whose Code tasks only
 // do arithmetic (e2e/experiments/cpu-bound.yaml, 10 million rounds a task)
 // used 0.92 to 0.96 of a core at saturation over six 5 s windows of cgroup
 // counters, mean 0.94, while the host stood at 1.5 of its 2 cores; its
 // throughput, 9.40/s, was 0.938 of one core ÷ its CPU per execution.
-const ProcessCores = 0.94
+const DefaultProcessCores = 0.94
 
 // WorkerSlots names the concurrency slots of one n8n worker.
 func WorkerSlots(worker string) string { return "slots:worker:" + worker }

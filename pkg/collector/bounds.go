@@ -15,8 +15,10 @@ type CPUReport struct {
 	At         time.Time     // the window's last reading; zero before the first estimate
 	Waiting    string        // why the current window gives no estimate ("" when it does)
 	Cores      int           // online CPUs; 0 when /proc/stat was not read
-	Completed  float64       // executions completed so far, the counter
-	HasCount   bool          // Completed was read
+	// ProcessCores is what one n8n process can use, in cores.
+	ProcessCores float64
+	Completed    float64 // executions completed so far, the counter
+	HasCount     bool    // Completed was read
 	// CountedFrom is the count's source (CountRedis, CountN8n or
 	// CountProbe); "" when not counted.
 	CountedFrom string
@@ -58,7 +60,7 @@ func (c *Collector) bound(r *Report) {
 }
 
 func cpuReport(v cpuView, procs []topology.Process, internal map[string]bool) *CPUReport {
-	rep := &CPUReport{Waiting: v.waiting, Cores: v.cores, Completed: v.completed, HasCount: v.counted, CountedFrom: v.countedFrom,
+	rep := &CPUReport{Waiting: v.waiting, Cores: v.cores, ProcessCores: v.processCores, Completed: v.completed, HasCount: v.counted, CountedFrom: v.countedFrom,
 		Roles: map[string]topology.Role{}, Split: v.split}
 	if v.has {
 		e := v.estimate
@@ -73,6 +75,15 @@ func cpuReport(v cpuView, procs []topology.Process, internal map[string]bool) *C
 		}
 	}
 	return rep
+}
+
+// processCores is what one n8n process can use: the CPU sampler's
+// setting, or capacity's default without a sampler.
+func (r *Report) processCores() float64 {
+	if r.CPU != nil && r.CPU.ProcessCores > 0 {
+		return r.CPU.ProcessCores
+	}
+	return capacity.DefaultProcessCores
 }
 
 // Ceiling is the cluster's ceiling: the minimum over every resource once

@@ -12,6 +12,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/capacity"
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/dockerstats"
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/dockerstats/cgroup"
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/hostcpu"
@@ -60,7 +61,11 @@ func mustWrite(t *testing.T, path, body string) {
 // 58.8/s, far below what the slots allow a 20 ms job. The verdict names
 // the host's CPU with the split by role.
 // cpuBoundReport is the lab report after 40 s of that load.
-func cpuBoundReport(t *testing.T) *Report {
+func cpuBoundReport(t *testing.T) *Report { return cpuLoadReport(t, 0) }
+
+// cpuLoadReport is that report with processCores set in the CPU config
+// (0: the default).
+func cpuLoadReport(t *testing.T, processCores float64) *Report {
 	rd := queuetest.StartMemory(t)
 	ctx := context.Background()
 	r := labReport(t) // fx-worker-1: 15 slots, runner 10, 3 s jobs → slots 3.3/s
@@ -70,7 +75,7 @@ func cpuBoundReport(t *testing.T) *Report {
 	host := newCPUHost(t, main.ID, runner.ID)
 	c := New(Config{CPU: &CPUConfig{Executions: queue.NewReader(rd.Client, "bull"),
 		CPU: dockerstats.CgroupCPU{Reader: cgroup.NewReader(host.cgroupRoot)}, Host: func() (hostcpu.Times, error) { return hostcpu.Read(host.proc) },
-		Window: 30 * time.Second, MinExecutions: 50}})
+		Window: 30 * time.Second, MinExecutions: 50, ProcessCores: processCores}})
 	c.cpu.point(r.Processes)
 	t0 := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
 	for s := 0; s <= 40; s++ {
@@ -111,6 +116,19 @@ n8n_cluster_executions_total 400
 `
 	if err := testutil.CollectAndCompare(reportCollector{r}, strings.NewReader(want), "n8n_cluster_bottleneck", "n8n_cluster_executions_total"); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// EXPORTER_PROCESS_CORES sets what each n8n container's CPU resource
+// serves: at 0.01 of a core, main's 12 ms per execution binds at 0.83/s.
+func TestCPUProcessCoresSetting(t *testing.T) {
+	r := cpuLoadReport(t, 0.01)
+	main := resourceOf(t, r, "cpu:fx-main")
+	if main.Servers != 0.01 || r.Bounds.Bottleneck() != "cpu:fx-main" || math.Abs(r.Ceiling()-0.01/0.012) > 1e-6 {
+		t.Fatalf("main %+v, bottleneck %s ceiling %v; want 0.01 cores binding at 0.83/s", main, r.Bounds.Bottleneck(), r.Ceiling())
+	}
+	if def := resourceOf(t, cpuBoundReport(t), "cpu:fx-main"); def.Servers != capacity.DefaultProcessCores {
+		t.Fatalf("default: main %+v, want %g cores", def, capacity.DefaultProcessCores)
 	}
 }
 

@@ -38,6 +38,9 @@ type CPUConfig struct {
 	// MaxWindow is how far back a window stretches to hold MinExecutions
 	// (default 4 × Window: a workflow of 0.25 executions a second).
 	MaxWindow time.Duration
+	// ProcessCores is the CPU one n8n process can use, in cores (default
+	// capacity.DefaultProcessCores).
+	ProcessCores float64
 	// MinExecutions is the fewest executions a window needs before its
 	// demands are published (default 30: one execution more or less then
 	// moves a demand by 3 %).
@@ -73,6 +76,8 @@ type cpuView struct {
 	has      bool   // estimate is set
 	waiting  string // why the current window gives no estimate
 	cores    int    // online CPUs, 0 when /proc/stat is unreadable
+	// processCores is what one n8n process can use, from the config.
+	processCores float64
 	// completed is the execution counter's last value; counted says it
 	// was read.
 	completed   float64
@@ -98,7 +103,10 @@ func newCPUSampler(cfg CPUConfig, count *executionCounter) *cpuSampler {
 	if cfg.MinExecutions <= 0 {
 		cfg.MinExecutions = 30
 	}
-	s := &cpuSampler{cfg: cfg, count: count, splits: map[string]*splitCounter{}}
+	if cfg.ProcessCores <= 0 {
+		cfg.ProcessCores = capacity.DefaultProcessCores
+	}
+	s := &cpuSampler{cfg: cfg, count: count, splits: map[string]*splitCounter{}, view: cpuView{processCores: cfg.ProcessCores}}
 	s.newWindow()
 	return s
 }
@@ -131,7 +139,7 @@ func (s *cpuSampler) step(ctx context.Context, now time.Time) {
 	procs, internal := s.procs, s.internal
 	s.mu.Unlock()
 	r := demand.Reading{At: now, CPU: map[string]float64{}}
-	v := cpuView{quota: map[string]float64{}, split: map[string]string{}, source: map[string]SourceResult{}}
+	v := cpuView{processCores: s.cfg.ProcessCores, quota: map[string]float64{}, split: map[string]string{}, source: map[string]SourceResult{}}
 	counts := s.countExecutions(ctx, &r, &v)
 	if s.cfg.Host != nil {
 		v.source["procstat"] = timed(ctx, "procstat", s.cfg.Interval, func(context.Context) error {

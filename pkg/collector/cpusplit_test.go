@@ -127,8 +127,8 @@ func TestSplitKnownBindsTheRunner(t *testing.T) {
 	}
 	run, n8n := resourceOf(t, r, "cpu:fx-internal-worker/runner"), resourceOf(t, r, "cpu:fx-internal-worker/n8n")
 	// Window s=10..40: the runner's 0.9 × (9 + 20) s over 300 executions.
-	if math.Abs(run.Demand-0.087) > 1e-9 || run.Servers != capacity.ProcessCores || math.Abs(n8n.Demand-0.009) > 1e-9 {
-		t.Fatalf("runner %+v, n8n %+v: want 87 ms and 9 ms on %g cores each", run, n8n, capacity.ProcessCores)
+	if math.Abs(run.Demand-0.087) > 1e-9 || run.Servers != capacity.DefaultProcessCores || math.Abs(n8n.Demand-0.009) > 1e-9 {
+		t.Fatalf("runner %+v, n8n %+v: want 87 ms and 9 ms on %g cores each", run, n8n, capacity.DefaultProcessCores)
 	}
 	if got := r.Bounds.Bottleneck(); got != "cpu:fx-internal-worker/runner" || math.Abs(r.Ceiling()-0.94/0.087) > 1e-6 {
 		t.Fatalf("bottleneck %s at %v, want the runner at 10.8/s", got, r.Ceiling())
@@ -185,7 +185,7 @@ func TestSplitUnknownFallsBack(t *testing.T) {
 				t.Fatalf("CPU resources %v, want the container and the host", got)
 			}
 			res := resourceOf(t, r, "cpu:fx-internal-worker")
-			if m := capped(InternalHostCores, c.quota); res.Servers != m || math.Abs(res.Demand-0.099) > 1e-9 {
+			if m := capped(internalHostCores(capacity.DefaultProcessCores), c.quota); res.Servers != m || math.Abs(res.Demand-0.099) > 1e-9 {
 				t.Fatalf("container %+v, want %g cores at 99 ms", res, m)
 			}
 			hasLines(t, Verdict(r), "worker fx-internal-worker: n8n and its internal runner are two Node processes in one container, not read apart ("+

@@ -5,18 +5,18 @@ import (
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/topology"
 )
 
-// InternalHostCores is the CPU of a container whose n8n process launches
-// an internal runner: two Node processes, each up to
-// capacity.ProcessCores. Without a split per process, their sum is one
-// resource.
-const InternalHostCores = 2 * capacity.ProcessCores
+// internalHostCores is the CPU of a container whose n8n process launches
+// an internal runner: two Node processes, each up to processCores.
+// Without a split per process, their sum is one resource.
+func internalHostCores(processCores float64) float64 { return 2 * processCores }
 
 // cpuResources turns the sampler's view into CPU resources: the host's
-// cores and, per running n8n container read, capacity.ProcessCores or its
-// quota if lower. A container in internal whose processes were read apart
-// is one resource per process plus, with a quota, the container; one not
-// read apart is one resource of InternalHostCores or its quota if lower. A
-// resource without a demand in the estimate is unknown, with the reason.
+// cores and, per running n8n container read, the view's process cores or
+// its quota if lower. A container in internal whose processes were read
+// apart is one resource per process plus, with a quota, the container; one
+// not read apart is one resource of internalHostCores or its quota if
+// lower. A resource without a demand in the estimate is unknown, with the
+// reason.
 func cpuResources(v cpuView, procs []topology.Process, internal map[string]bool) []capacity.Resource {
 	var out []capacity.Resource
 	if v.cores > 0 {
@@ -30,19 +30,19 @@ func cpuResources(v cpuView, procs []topology.Process, internal map[string]bool)
 		case readApart(v, p, internal):
 			out = append(out, processResources(v, p.Name, q)...)
 		case internal[p.ID]:
-			out = append(out, cpuResource(v, name, capped(InternalHostCores, q)))
+			out = append(out, cpuResource(v, name, capped(internalHostCores(v.processCores), q)))
 		default:
-			out = append(out, cpuResource(v, name, capped(capacity.ProcessCores, q)))
+			out = append(out, cpuResource(v, name, capped(v.processCores, q)))
 		}
 	}
 	return out
 }
 
 // processResources are the n8n and runner processes of a container read
-// apart, each capacity.ProcessCores (or the quota if lower), and, when the
-// container has a quota, the container with its total.
+// apart, each the view's process cores (or the quota if lower), and, when
+// the container has a quota, the container with its total.
 func processResources(v cpuView, container string, quota float64) []capacity.Resource {
-	m := capped(capacity.ProcessCores, quota)
+	m := capped(v.processCores, quota)
 	out := []capacity.Resource{
 		cpuResource(v, capacity.ProcessCPU(container, capacity.ProcessN8n), m),
 		cpuResource(v, capacity.ProcessCPU(container, capacity.ProcessRunner), m),

@@ -108,7 +108,7 @@ func splitLines(r *Report, hosts []topology.Process) []string {
 			continue
 		}
 		out = append(out, fmt.Sprintf("%s: n8n and its internal runner are two Node processes in one container, not read apart (%s), so the container's total is one resource of %g cores, or its CPU quota if lower",
-			hostNames(groups[why]), why, InternalHostCores))
+			hostNames(groups[why]), why, internalHostCores(r.processCores())))
 	}
 	return out
 }
@@ -126,7 +126,7 @@ func apartLine(r *Report, hosts []topology.Process) string {
 		})
 	}
 	line := fmt.Sprintf("%s: n8n and its internal runner are two Node processes, read apart from /proc (each up to %g of a core: %s and %s)",
-		hostNames(hosts), capacity.ProcessCores, capacity.ProcessCPU(c, capacity.ProcessN8n), capacity.ProcessCPU(c, capacity.ProcessRunner))
+		hostNames(hosts), r.processCores(), capacity.ProcessCPU(c, capacity.ProcessN8n), capacity.ProcessCPU(c, capacity.ProcessRunner))
 	if quota {
 		line += fmt.Sprintf("; with a CPU quota the container's total is a resource too (%s, of the quota)", capacity.ContainerCPU(c))
 	}
