@@ -9,13 +9,12 @@
 // more than twice the other's (so that a load starting or stopping midway
 // mixes little idle CPU into it); until then the last good estimate is
 // held, and before the first there is none. The window slides, so the
-// demand is the
-// one measured at the current load: CPU per execution grows with
-// contention, and a window taken under load is what the ceiling needs. A
-// counter that goes backwards inside the window (a restarted container, a
-// flushed Redis) makes that resource, or the whole window, unknown until
-// the reset leaves the window: never a negative demand. The package does
-// no I/O.
+// demand is the one measured at the current load: CPU per execution grows
+// with contention, and a window taken under load is what the ceiling
+// needs. A counter that goes backwards inside the window (a restarted
+// container, a flushed Redis) makes that resource, or the whole window,
+// unknown until the reset leaves the window: never a negative demand. The
+// package does no I/O.
 package demand
 
 import (
