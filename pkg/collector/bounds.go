@@ -45,8 +45,9 @@ func (c *Collector) bound(r *Report) {
 			}
 		}
 		internal := internalHosts(r.Topology)
-		cpu = cpuResources(v, r.Processes, internal)
-		r.CPU = cpuReport(v, r.Processes, internal)
+		cores := c.cpu.cfg.ProcessCores
+		cpu = cpuResources(v, r.Processes, internal, cores)
+		r.CPU = cpuReport(v, r.Processes, internal, cores)
 	}
 	if r.Verdict == nil {
 		return
@@ -59,8 +60,8 @@ func (c *Collector) bound(r *Report) {
 	r.Bounds = &b
 }
 
-func cpuReport(v cpuView, procs []topology.Process, internal map[string]bool) *CPUReport {
-	rep := &CPUReport{Waiting: v.waiting, Cores: v.cores, ProcessCores: v.processCores, Completed: v.completed, HasCount: v.counted, CountedFrom: v.countedFrom,
+func cpuReport(v cpuView, procs []topology.Process, internal map[string]bool, processCores float64) *CPUReport {
+	rep := &CPUReport{Waiting: v.waiting, Cores: v.cores, ProcessCores: processCores, Completed: v.completed, HasCount: v.counted, CountedFrom: v.countedFrom,
 		Roles: map[string]topology.Role{}, Split: v.split}
 	if v.has {
 		e := v.estimate

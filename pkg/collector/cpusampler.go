@@ -76,8 +76,6 @@ type cpuView struct {
 	has      bool   // estimate is set
 	waiting  string // why the current window gives no estimate
 	cores    int    // online CPUs, 0 when /proc/stat is unreadable
-	// processCores is what one n8n process can use, from the config.
-	processCores float64
 	// completed is the execution counter's last value; counted says it
 	// was read.
 	completed   float64
@@ -106,7 +104,7 @@ func newCPUSampler(cfg CPUConfig, count *executionCounter) *cpuSampler {
 	if cfg.ProcessCores <= 0 {
 		cfg.ProcessCores = capacity.DefaultProcessCores
 	}
-	s := &cpuSampler{cfg: cfg, count: count, splits: map[string]*splitCounter{}, view: cpuView{processCores: cfg.ProcessCores}}
+	s := &cpuSampler{cfg: cfg, count: count, splits: map[string]*splitCounter{}}
 	s.newWindow()
 	return s
 }
@@ -139,7 +137,7 @@ func (s *cpuSampler) step(ctx context.Context, now time.Time) {
 	procs, internal := s.procs, s.internal
 	s.mu.Unlock()
 	r := demand.Reading{At: now, CPU: map[string]float64{}}
-	v := cpuView{processCores: s.cfg.ProcessCores, quota: map[string]float64{}, split: map[string]string{}, source: map[string]SourceResult{}}
+	v := cpuView{quota: map[string]float64{}, split: map[string]string{}, source: map[string]SourceResult{}}
 	counts := s.countExecutions(ctx, &r, &v)
 	if s.cfg.Host != nil {
 		v.source["procstat"] = timed(ctx, "procstat", s.cfg.Interval, func(context.Context) error {

@@ -11,13 +11,13 @@ import (
 func internalHostCores(processCores float64) float64 { return 2 * processCores }
 
 // cpuResources turns the sampler's view into CPU resources: the host's
-// cores and, per running n8n container read, the view's process cores or
-// its quota if lower. A container in internal whose processes were read
+// cores and, per running n8n container read, processCores or its quota if
+// lower. A container in internal whose processes were read
 // apart is one resource per process plus, with a quota, the container; one
 // not read apart is one resource of internalHostCores or its quota if
 // lower. A resource without a demand in the estimate is unknown, with the
 // reason.
-func cpuResources(v cpuView, procs []topology.Process, internal map[string]bool) []capacity.Resource {
+func cpuResources(v cpuView, procs []topology.Process, internal map[string]bool, processCores float64) []capacity.Resource {
 	var out []capacity.Resource
 	if v.cores > 0 {
 		out = append(out, cpuResource(v, capacity.HostCPU, float64(v.cores)))
@@ -28,21 +28,21 @@ func cpuResources(v cpuView, procs []topology.Process, internal map[string]bool)
 		switch {
 		case !read || p.Role == topology.RoleProbe:
 		case readApart(v, p, internal):
-			out = append(out, processResources(v, p.Name, q)...)
+			out = append(out, processResources(v, p.Name, q, processCores)...)
 		case internal[p.ID]:
-			out = append(out, cpuResource(v, name, capped(internalHostCores(v.processCores), q)))
+			out = append(out, cpuResource(v, name, capped(internalHostCores(processCores), q)))
 		default:
-			out = append(out, cpuResource(v, name, capped(v.processCores, q)))
+			out = append(out, cpuResource(v, name, capped(processCores, q)))
 		}
 	}
 	return out
 }
 
 // processResources are the n8n and runner processes of a container read
-// apart, each the view's process cores (or the quota if lower), and, when
-// the container has a quota, the container with its total.
-func processResources(v cpuView, container string, quota float64) []capacity.Resource {
-	m := capped(v.processCores, quota)
+// apart, each processCores (or the quota if lower), and, when the
+// container has a quota, the container with its total.
+func processResources(v cpuView, container string, quota, processCores float64) []capacity.Resource {
+	m := capped(processCores, quota)
 	out := []capacity.Resource{
 		cpuResource(v, capacity.ProcessCPU(container, capacity.ProcessN8n), m),
 		cpuResource(v, capacity.ProcessCPU(container, capacity.ProcessRunner), m),
