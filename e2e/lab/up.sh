@@ -211,16 +211,15 @@ spec n8n-lab-main "$envdir/main.env" "${main_args[@]}"
 import_workflows() {
   log "importing and activating the lab workflows"
   common_env >"$envdir/import.env"
-  local out="$LAB_STATE/import.last" try
+  local out="$LAB_STATE/import.last" try rc
   for try in 1 2 3 4 5 6; do
-    if ! dk run --rm --network host --env-file "$envdir/import.env" "${mounts[@]}" -v "$LAB_HOME/main:/data" \
+    rc=0
+    dk run --rm --network host --env-file "$envdir/import.env" "${mounts[@]}" -v "$LAB_HOME/main:/data" \
       "$LAB_IMAGE" "$node_bin" "$n8n_bin" import:workflow --separate --input=/opt/lab/workflows \
-      --activeState=fromJson >"$out" 2>&1; then
-      cat "$out" >>"$LAB_STATE/import.log"
-      die "workflow import failed; see $LAB_STATE/import.log"
-    fi
+      --activeState=fromJson >"$out" 2>&1 || rc=$?
     cat "$out" >>"$LAB_STATE/import.log"
-    grep -q "Failed to activate workflow" "$out" || { rm -f "$out"; return 0; }
+    [ "$rc" = 0 ] && ! grep -q "Failed to activate workflow" "$out" && { rm -f "$out"; return 0; }
+    [ "$rc" = 0 ] || { rm -f "$out"; die "workflow import failed; see $LAB_STATE/import.log"; }
     log "import $try of 6 did not activate the workflows; again in 5 s"
     sleep 5
   done
