@@ -15,10 +15,15 @@ type CPUReport struct {
 	At         time.Time     // the window's last reading; zero before the first estimate
 	Waiting    string        // why the current window gives no estimate ("" when it does)
 	Cores      int           // online CPUs; 0 when /proc/stat was not read
-	// ProcessCores is what one n8n process can use, in cores.
+	// ProcessCores is what one n8n process can use, in cores, on a host
+	// whose hypervisor steals nothing.
 	ProcessCores float64
-	Completed    float64 // executions completed so far, the counter
-	HasCount     bool    // Completed was read
+	// Stolen is the share of the host's busy time that the hypervisor
+	// gave to other guests over the window (stolenShare); each process
+	// resource has ProcessCores × (1 − Stolen) cores.
+	Stolen    float64
+	Completed float64 // executions completed so far, the counter
+	HasCount  bool    // Completed was read
 	// CountedFrom is the count's source (CountRedis, CountN8n or
 	// CountProbe); "" when not counted.
 	CountedFrom string
@@ -45,9 +50,10 @@ func (c *Collector) bound(r *Report) {
 			}
 		}
 		internal := internalHosts(r.Topology)
-		cores := c.cpu.cfg.ProcessCores
-		cpu = cpuResources(v, r.Processes, internal, cores)
-		r.CPU = cpuReport(v, r.Processes, internal, cores)
+		stolen := stolenShare(v)
+		cpu = cpuResources(v, r.Processes, internal, c.cpu.cfg.ProcessCores*(1-stolen))
+		r.CPU = cpuReport(v, r.Processes, internal, c.cpu.cfg.ProcessCores)
+		r.CPU.Stolen = stolen
 	}
 	if r.Verdict == nil {
 		return
@@ -79,10 +85,10 @@ func cpuReport(v cpuView, procs []topology.Process, internal map[string]bool, pr
 }
 
 // processCores is what one n8n process can use: the CPU sampler's
-// setting, or capacity's default without a sampler.
+// setting less the stolen share, or capacity's default without a sampler.
 func (r *Report) processCores() float64 {
 	if r.CPU != nil && r.CPU.ProcessCores > 0 {
-		return r.CPU.ProcessCores
+		return r.CPU.ProcessCores * (1 - r.CPU.Stolen)
 	}
 	return capacity.DefaultProcessCores
 }

@@ -99,6 +99,19 @@ func cpuSplit(r *Report) string {
 	return " (" + strings.Join(append(parts, "other "+ms(max(0, host-inContainers))), ", ") + ")"
 }
 
+// minStolenShown is the smallest stolen share that stealLine names.
+const minStolenShown = 0.01
+
+// stealLine says how much of the host's CPU the hypervisor took and what
+// that leaves each n8n process; "" below minStolenShown.
+func stealLine(r *Report) string {
+	if r.CPU == nil || r.CPU.Stolen < minStolenShown {
+		return ""
+	}
+	return fmt.Sprintf("the hypervisor took %.0f %% of the host's busy CPU time over the demand window (steal), so each n8n process counts %.2f of a core, not %g",
+		100*r.CPU.Stolen, r.processCores(), r.CPU.ProcessCores)
+}
+
 // lowestCPU is the lowest ceiling among the CPU resources with a demand.
 func lowestCPU(b *capacity.Bounds) (float64, string) {
 	low, name := 0.0, ""

@@ -38,12 +38,15 @@ func newCPUHost(t *testing.T, ids ...string) *cpuHost {
 }
 
 // set writes each container's CPU seconds and the host's busy seconds.
-func (h *cpuHost) set(cpu map[string]float64, hostBusy float64) {
+func (h *cpuHost) set(cpu map[string]float64, hostBusy float64) { h.setStolen(cpu, hostBusy, 0) }
+
+// setStolen is set with steal seconds, a part of hostBusy.
+func (h *cpuHost) setStolen(cpu map[string]float64, hostBusy, steal float64) {
 	for id, sec := range cpu {
 		mustWrite(h.t, filepath.Join(h.cgroupRoot, "cpuacct", "docker", id, "cpuacct.usage"), fmt.Sprintf("%d\n", int64(sec*1e9)))
 	}
-	busy := uint64(hostBusy * hostcpu.UserHZ)
-	mustWrite(h.t, filepath.Join(h.proc, "stat"), fmt.Sprintf("cpu  %d 0 0 100000 0 0 0 0 0 0\ncpu0 1 0 0 1 0 0 0 0 0 0\ncpu1 1 0 0 1 0 0 0 0 0 0\n", busy))
+	user, stolen := uint64((hostBusy-steal)*hostcpu.UserHZ), uint64(steal*hostcpu.UserHZ)
+	mustWrite(h.t, filepath.Join(h.proc, "stat"), fmt.Sprintf("cpu  %d 0 0 100000 0 0 0 %d 0 0\ncpu0 1 0 0 1 0 0 0 0 0 0\ncpu1 1 0 0 1 0 0 0 0 0 0\n", user, stolen))
 }
 
 func mustWrite(t *testing.T, path, body string) {
@@ -61,11 +64,12 @@ func mustWrite(t *testing.T, path, body string) {
 // 58.8/s, far below what the slots allow a 20 ms job. The verdict names
 // the host's CPU with the split by role.
 // cpuBoundReport is the lab report after 40 s of that load.
-func cpuBoundReport(t *testing.T) *Report { return cpuLoadReport(t, 0) }
+func cpuBoundReport(t *testing.T) *Report { return cpuLoadReport(t, 0, 0) }
 
 // cpuLoadReport is that report with processCores set in the CPU config
-// (0: the default).
-func cpuLoadReport(t *testing.T, processCores float64) *Report {
+// (0: the default), and steal of the host's busy 0.34 s a second
+// stolen by the hypervisor.
+func cpuLoadReport(t *testing.T, processCores, steal float64) *Report {
 	rd := queuetest.StartMemory(t)
 	ctx := context.Background()
 	r := labReport(t) // fx-worker-1: 15 slots, runner 10, 3 s jobs → slots 3.3/s
@@ -80,7 +84,7 @@ func cpuLoadReport(t *testing.T, processCores float64) *Report {
 	t0 := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
 	for s := 0; s <= 40; s++ {
 		rd.Client.Set(ctx, "bull:jobs:id", 10*s, 0)
-		host.set(map[string]float64{main.ID: 100 + 0.12*float64(s), runner.ID: 0.03 * float64(s)}, 1000+0.34*float64(s))
+		host.setStolen(map[string]float64{main.ID: 100 + 0.12*float64(s), runner.ID: 0.03 * float64(s)}, 1000+0.34*float64(s), steal*float64(s))
 		c.cpu.step(ctx, t0.Add(time.Duration(s)*time.Second))
 	}
 	c.evaluate(r)
@@ -122,13 +126,35 @@ n8n_cluster_executions_total 400
 // EXPORTER_PROCESS_CORES sets what each n8n container's CPU resource
 // serves: at 0.01 of a core, main's 12 ms per execution binds at 0.83/s.
 func TestCPUProcessCoresSetting(t *testing.T) {
-	r := cpuLoadReport(t, 0.01)
+	r := cpuLoadReport(t, 0.01, 0)
 	main := resourceOf(t, r, "cpu:fx-main")
 	if main.Servers != 0.01 || r.Bounds.Bottleneck() != "cpu:fx-main" || math.Abs(r.Ceiling()-0.01/0.012) > 1e-6 {
 		t.Fatalf("main %+v, bottleneck %s ceiling %v; want 0.01 cores binding at 0.83/s", main, r.Bounds.Bottleneck(), r.Ceiling())
 	}
 	if def := resourceOf(t, cpuBoundReport(t), "cpu:fx-main"); def.Servers != capacity.DefaultProcessCores {
 		t.Fatalf("default: main %+v, want %g cores", def, capacity.DefaultProcessCores)
+	}
+}
+
+// A hypervisor that takes half the host's busy time (0.17 of its 0.34
+// s a second) leaves each n8n process half a core's worth of 0.94: main's
+// 12 ms per execution then binds at 39.2/s, below the host's 58.8/s,
+// whose busy time already counts the steal. / says so.
+func TestCPUStealShrinksEachProcess(t *testing.T) {
+	r := cpuLoadReport(t, 0, 0.17)
+	main, host := resourceOf(t, r, "cpu:fx-main"), resourceOf(t, r, "cpu:host")
+	if math.Abs(main.Servers-0.47) > 1e-9 || host.Servers != 2 || math.Abs(host.Demand-0.034) > 1e-9 {
+		t.Fatalf("main %+v host %+v: want main 0.47 cores, host 2 cores at 34 ms", main, host)
+	}
+	if r.Bounds.Bottleneck() != "cpu:fx-main" || math.Abs(r.Ceiling()-0.47/0.012) > 1e-6 {
+		t.Fatalf("bottleneck %s ceiling %v, want cpu:fx-main at 39.2/s", r.Bounds.Bottleneck(), r.Ceiling())
+	}
+	lines := strings.Join(Verdict(r), "\n")
+	if want := "the hypervisor took 50 % of the host's busy CPU time over the demand window (steal), so each n8n process counts 0.47 of a core, not 0.94"; !strings.Contains(lines, want) {
+		t.Fatalf("verdict lacks %q:\n%s", want, lines)
+	}
+	if quiet := strings.Join(Verdict(cpuBoundReport(t)), "\n"); strings.Contains(quiet, "hypervisor") {
+		t.Fatalf("no steal, yet the verdict names it:\n%s", quiet)
 	}
 }
 

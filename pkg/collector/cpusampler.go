@@ -143,7 +143,7 @@ func (s *cpuSampler) step(ctx context.Context, now time.Time) {
 		v.source["procstat"] = timed(ctx, "procstat", s.cfg.Interval, func(context.Context) error {
 			h, err := s.cfg.Host()
 			if err == nil {
-				r.CPU[capacity.HostCPU], v.cores = h.Busy, h.Cores
+				r.CPU[capacity.HostCPU], r.CPU[hostSteal], v.cores = h.Busy, h.Steal, h.Cores
 			}
 			return err
 		})

@@ -5,6 +5,28 @@ import (
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/topology"
 )
 
+// hostSteal keys the host's steal seconds in the demand readings: not a
+// resource, the numerator of stolenShare.
+const hostSteal = "steal:host"
+
+// maxStolen keeps a process's cores positive however much is stolen.
+const maxStolen = 0.99
+
+// stolenShare is the part of the host's busy time that the hypervisor gave
+// to other guests over the demand window (steal ÷ busy, both per
+// execution). A process's CPU time leaves steal out, so a process that
+// wants a whole CPU gets 1 − this share of one. The host's own resource
+// needs no such correction: its busy time counts steal, so its demand
+// grows by the same share. 0 while either demand is unknown.
+func stolenShare(v cpuView) float64 {
+	busy, ok := v.estimate.Demand[capacity.HostCPU]
+	steal, ok2 := v.estimate.Demand[hostSteal]
+	if !v.has || !ok || !ok2 || busy <= 0 {
+		return 0
+	}
+	return min(max(steal/busy, 0), maxStolen)
+}
+
 // internalHostCores is the CPU of a container whose n8n process launches
 // an internal runner: two Node processes, each up to processCores.
 // Without a split per process, their sum is one resource.

@@ -1,10 +1,13 @@
 package experiment
 
 import (
+	"cmp"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/capacity"
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/comparison"
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/loadgen"
 )
@@ -45,7 +48,11 @@ func (e Expect) model(c *CaseResult, add addFunc) {
 		want := fmt.Sprintf("%.2f to %.2f at %s", r.Min, r.Max, where)
 		if at != nil && at.Ceiling > 0 {
 			got := fmt.Sprintf("%.3f at %s (%.3f/s ÷ %.3f/s, read %s)", at.MeasuredOverCeiling, at.Step.Label(), at.Measured, at.Ceiling, readWhen(at))
-			add("measured_over_ceiling", want, got, at.MeasuredOverCeiling >= r.Min && at.MeasuredOverCeiling <= r.Max, at.MeasuredOverCeiling)
+			ok := at.MeasuredOverCeiling >= r.Min && at.MeasuredOverCeiling <= r.Max
+			if !ok {
+				got += stationsAt(c.Sweep, e.ModelAt)
+			}
+			add("measured_over_ceiling", want, got, ok, at.MeasuredOverCeiling)
 		} else {
 			add("measured_over_ceiling", want, "no ceiling", false)
 		}
@@ -123,4 +130,26 @@ func mvaInputs(p *comparison.Prediction) string {
 		out += fmt.Sprintf(", longest hold %.3f s at %s", longest, name)
 	}
 	return out
+}
+
+// stationsAt lists the resources the exporter published at the step the
+// checks read, lowest ceiling first, so that a failed ratio names what
+// each resource allowed: "; resources: cpu:host 2 × 34.0 ms → 58.8/s, …".
+// "" when the step recorded none.
+func stationsAt(res *loadgen.Result, at string) string {
+	i := checkedStep(res, at)
+	if i < 0 {
+		return ""
+	}
+	c := comparison.Of(res.Steps[i])
+	if c == nil || c.Prediction == nil || len(c.Prediction.Stations) == 0 {
+		return ""
+	}
+	st := slices.Clone(c.Prediction.Network().Stations)
+	slices.SortStableFunc(st, func(a, b capacity.Station) int { return cmp.Compare(a.Ceiling(), b.Ceiling()) })
+	parts := make([]string, len(st))
+	for j, s := range st {
+		parts[j] = fmt.Sprintf("%s %.3g × %.1f ms → %.3f/s", s.Name, s.Servers, 1000*s.Demand, s.Ceiling())
+	}
+	return "; resources: " + strings.Join(parts, ", ")
 }

@@ -44,7 +44,8 @@ func TestModelChecks(t *testing.T) {
 		figure float64 // NaN: none
 	}{
 		{"measured ÷ ceiling at the best step", Expect{MeasuredOverCeiling: &Range{0.9, 1.1}}, true, "0.950 at 4 VU (19.000/s ÷ 20.000/s, read at the step's end)", 0.95},
-		{"measured ÷ ceiling too far", Expect{MeasuredOverCeiling: &Range{0.97, 1.03}}, false, "0.950 at 4 VU", 0.95},
+		{"measured ÷ ceiling too far, with what each resource allowed", Expect{MeasuredOverCeiling: &Range{0.97, 1.03}}, false,
+			"0.950 at 4 VU (19.000/s ÷ 20.000/s, read at the step's end); resources: cpu:host 2 × 100.0 ms → 20.000/s, slots:worker:w1 10 × 40.0 ms → 250.000/s", 0.95},
 		{"cpu binds", Expect{BindingKind: "cpu"}, true, "cpu:host at 4 VU", math.NaN()},
 		{"slots do not", Expect{BindingKind: "slots"}, false, "cpu:host at 4 VU", math.NaN()},
 		{"MVA within 6 %", Expect{MVAWithin: ptr(0.06)}, true, "worst +5.3% at 1 VU (predicted 10.000/s, measured 9.500/s; one-request latency 0.100 s from 1 VU, longest hold 0.050 s at cpu:host) over 3 steps", 10/9.5 - 1},

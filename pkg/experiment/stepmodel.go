@@ -59,31 +59,25 @@ func StepModelOf(s loadgen.StepResult, after *Prediction) *StepModel {
 	return m
 }
 
-// BestStepModel is the model at the sweep's best step, where the checks
-// read; nil when no step ran or nothing was read.
-func BestStepModel(res *loadgen.Result, after *Prediction) *StepModel {
-	if at := bestStep(res); at >= 0 {
-		return StepModelOf(res.Steps[at], after)
+// CheckedStepModel is the model at the step a case's checks read: the
+// last step for model_at: last, else the best.
+func CheckedStepModel(res *loadgen.Result, after *Prediction, at string) *StepModel {
+	if i := checkedStep(res, at); i >= 0 {
+		return StepModelOf(res.Steps[i], after)
 	}
 	return nil
 }
 
-// CheckedStepModel is the model at the step a case's checks read: the
-// last step for model_at: last, else the best.
-func CheckedStepModel(res *loadgen.Result, after *Prediction, at string) *StepModel {
-	if at == modelAtLast {
-		return LastStepModel(res, after)
+// checkedStep is the index of the step a case's checks read: the last
+// for model_at: last, else the best; -1 when no step ran.
+func checkedStep(res *loadgen.Result, at string) int {
+	if at != modelAtLast {
+		return bestStep(res)
 	}
-	return BestStepModel(res, after)
-}
-
-// LastStepModel is the model at the sweep's last, most loaded step; nil
-// when no step ran or nothing was read.
-func LastStepModel(res *loadgen.Result, after *Prediction) *StepModel {
-	if res == nil || len(res.Steps) == 0 {
-		return nil
+	if res == nil {
+		return -1
 	}
-	return StepModelOf(res.Steps[len(res.Steps)-1], after)
+	return len(res.Steps) - 1
 }
 
 // bestStep is the index of the step with the highest passing throughput,

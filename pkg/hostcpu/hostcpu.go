@@ -18,15 +18,20 @@ const UserHZ = 100
 
 // Times is one reading of /proc/stat.
 type Times struct {
-	Busy  float64 // seconds: user, nice, system, irq, softirq and steal of all CPUs
-	Idle  float64 // seconds: idle and iowait of all CPUs
-	Cores int     // online CPUs: the cpuN lines
+	Busy float64 // seconds: user, nice, system, irq, softirq and steal of all CPUs
+	Idle float64 // seconds: idle and iowait of all CPUs
+	// Steal is the part of Busy the hypervisor gave to other guests while
+	// this host's CPUs had work, in seconds.
+	Steal float64
+	Cores int // online CPUs: the cpuN lines
 }
 
 // Read reads <root>/stat; root is the host's /proc (mounted read-only
 // when the exporter runs in a container). Steal counts as busy: time the
 // hypervisor gave to others is time this host's executions did not get.
-// Guest time is already in user.
+// A process's own CPU time leaves steal out (the kernel's task clock stops
+// while the hypervisor runs another guest), so a process that wants a
+// whole CPU gets 1 − Steal/Busy of one. Guest time is already in user.
 func Read(root string) (Times, error) {
 	fs, err := procfs.NewFS(root)
 	if err != nil {
@@ -41,5 +46,5 @@ func Read(root string) (Times, error) {
 	}
 	c := st.CPUTotal
 	busy := c.User + c.Nice + c.System + c.IRQ + c.SoftIRQ + c.Steal
-	return Times{Busy: busy, Idle: c.Idle + c.Iowait, Cores: len(st.CPU)}, nil
+	return Times{Busy: busy, Idle: c.Idle + c.Iowait, Steal: c.Steal, Cores: len(st.CPU)}, nil
 }

@@ -32,8 +32,9 @@ ctxt 42
 	}
 	busy := float64(56042+10+14445+5+583+1231) / UserHZ
 	idle := float64(1773068+853) / UserHZ
-	if math.Abs(got.Busy-busy) > 1e-9 || math.Abs(got.Idle-idle) > 1e-9 || got.Cores != 2 {
-		t.Fatalf("got %+v, want busy %v idle %v cores 2", got, busy, idle)
+	steal := float64(1231) / UserHZ
+	if math.Abs(got.Busy-busy) > 1e-9 || math.Abs(got.Idle-idle) > 1e-9 || math.Abs(got.Steal-steal) > 1e-9 || got.Cores != 2 {
+		t.Fatalf("got %+v, want busy %v idle %v steal %v cores 2", got, busy, idle, steal)
 	}
 }
 
