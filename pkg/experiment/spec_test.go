@@ -177,17 +177,26 @@ func TestShippedSpecs(t *testing.T) {
 // Queue mode is within 10 % of the ceiling, a CPU binds the short
 // workflows and the single webhook is a sweep from 1 VU whose MVA is
 // recorded, not asserted (pkg/comparison's recordings say why); single
-// mode's short workflows are within 0.75 to 1.10 (scenarios.yaml says
-// why), its upload within 10 %.
+// mode's short workflows are within 0.75 to 1.10 and its upload 0.90 to
+// 1.15 (scenarios.yaml says why). No case allows a failed request, and
+// the uploads wait up to 120 s, so that a request the closed loop keeps
+// waiting past its timeout reads as a failure, not as a ceiling too high.
 func checkScenarios(t *testing.T, s *Spec) {
 	t.Helper()
 	for _, c := range s.Cases {
 		e := c.Expect
 		want := Range{0.90, 1.10}
-		if strings.HasPrefix(c.Name, "single-") && c.Name != "single-binary" {
+		switch {
+		case c.Name == "single-binary":
+			want = Range{0.90, 1.15}
+		case strings.HasPrefix(c.Name, "single-"):
 			want = Range{0.75, 1.10}
 		}
 		switch {
+		case e.FailRateMax == nil || *e.FailRateMax != 0:
+			t.Errorf("scenario %s expects %+v, want no failed request", c.Name, e)
+		case strings.HasSuffix(c.Name, "-binary") && s.CaseTarget(c).Timeout.D() < 2*time.Minute:
+			t.Errorf("scenario %s: timeout %v, want 2m", c.Name, s.CaseTarget(c).Timeout.D())
 		case e.MeasuredOverCeiling == nil || *e.MeasuredOverCeiling != want:
 			t.Errorf("scenario %s expects %+v, want measured ÷ ceiling %v", c.Name, e, want)
 		case !strings.HasSuffix(c.Name, "-binary") && e.BindingKind != "cpu":
