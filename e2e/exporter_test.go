@@ -34,6 +34,8 @@ func TestExporterTopology(t *testing.T) {
 		"n8n_worker_concurrency":           7,
 		"n8n_worker_runner_capacity":       5,
 		"n8n_worker_effective_concurrency": 5,
+		// LAB_TASK_REQUEST_TIMEOUT's default, read from the worker's env
+		"n8n_worker_task_request_timeout_seconds": 60,
 	}
 	for name, want := range checks {
 		if got := s.one(t, name, w1...); got != want {

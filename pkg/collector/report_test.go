@@ -27,7 +27,7 @@ func fixtureProcess(t *testing.T, file string) topology.Process {
 // second worker without a runner, measured with a 3 s job time.
 func labReport(t *testing.T) *Report {
 	w2 := fixtureProcess(t, "inspect-lab-worker-1.json")
-	w2.ID, w2.Name, w2.Settings.BrokerPort = "w2", "fx-worker-2", topology.Of(5699)
+	w2.ID, w2.Name, w2.Settings.BrokerPort, w2.Settings.TaskRequestTimeout = "w2", "fx-worker-2", topology.Of(5699), topology.Of(8)
 	cs := []topology.Process{
 		fixtureProcess(t, "inspect-lab-main.json"), fixtureProcess(t, "inspect-lab-worker-1.json"),
 		fixtureProcess(t, "inspect-lab-runner-1-1.json"), fixtureProcess(t, "inspect-lab-probe-1.json"), w2,
@@ -70,6 +70,10 @@ n8n_worker_bottleneck{component="runner",worker="fx-worker-1"} 1
 n8n_worker_bottleneck{component="runner",worker="fx-worker-2"} 0
 n8n_worker_bottleneck{component="worker",worker="fx-worker-1"} 0
 n8n_worker_bottleneck{component="worker",worker="fx-worker-2"} 0
+# HELP n8n_worker_task_request_timeout_seconds N8N_RUNNERS_TASK_REQUEST_TIMEOUT: how long the worker's broker lets a Code task's request wait for a runner slot before the execution fails with "Task request timed out".
+# TYPE n8n_worker_task_request_timeout_seconds gauge
+n8n_worker_task_request_timeout_seconds{worker="fx-worker-1"} 60
+n8n_worker_task_request_timeout_seconds{worker="fx-worker-2"} 8
 # HELP n8n_cluster_effective_concurrency Sum of the workers' effective concurrency.
 # TYPE n8n_cluster_effective_concurrency gauge
 n8n_cluster_effective_concurrency 10
@@ -93,7 +97,7 @@ n8n_exporter_source_up{source="docker"} 1
 n8n_exporter_source_up{source="redis"} 0
 `
 	names := []string{"n8n_worker_concurrency", "n8n_runner_max_concurrency", "n8n_worker_runner_capacity",
-		"n8n_worker_effective_concurrency", "n8n_worker_bottleneck", "n8n_cluster_effective_concurrency",
+		"n8n_worker_effective_concurrency", "n8n_worker_bottleneck", "n8n_worker_task_request_timeout_seconds", "n8n_cluster_effective_concurrency",
 		"n8n_cluster_ceiling_executions_per_second", "n8n_service_time_seconds", "n8n_exporter_service_time_used",
 		"n8n_queue_jobs", "n8n_exporter_source_up"}
 	if err := testutil.CollectAndCompare(reportCollector{labReport(t)}, strings.NewReader(want), names...); err != nil {

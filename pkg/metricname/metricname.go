@@ -14,6 +14,7 @@ const (
 	WorkerEffectiveConcurrency  = "n8n_worker_effective_concurrency"
 	WorkerBottleneck            = "n8n_worker_bottleneck"
 	WorkerCeiling               = "n8n_worker_ceiling_executions_per_second"
+	WorkerTaskRequestTimeout    = "n8n_worker_task_request_timeout_seconds"
 	ClusterEffectiveConcurrency = "n8n_cluster_effective_concurrency"
 	ClusterCeiling              = "n8n_cluster_ceiling_executions_per_second"
 	ClusterWorkersWithoutRunner = "n8n_cluster_workers_without_runner"
@@ -87,7 +88,7 @@ const (
 // Exporter lists the names the exporter's collector emits.
 func Exporter() []string {
 	return []string{WorkerConcurrency, RunnerMaxConcurrency, WorkerRunnerCapacity, WorkerEffectiveConcurrency,
-		WorkerBottleneck, WorkerCeiling, ClusterEffectiveConcurrency, ClusterCeiling, ClusterWorkersWithoutRunner,
+		WorkerBottleneck, WorkerCeiling, WorkerTaskRequestTimeout, ClusterEffectiveConcurrency, ClusterCeiling, ClusterWorkersWithoutRunner,
 		ServiceTime, ServiceTimeUsed, ContainerWorkingSet, ContainerRSS, ContainerMemoryLimit, ContainerOOMKilled,
 		ContainerOOMKills, ContainerRestarts, QueueJobs, SourceUp, SourceDuration, InspectErrors, ContainerInfo,
 		ResourceDemand, ResourceServers, ResourceCeiling, ClusterBottleneck, ClusterExecutions, ExecutionsSource}

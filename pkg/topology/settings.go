@@ -12,7 +12,12 @@ const (
 	DefaultConcurrency = 10
 	DefaultRunnerLimit = 10
 	DefaultBrokerPort  = 5679
-	DefaultN8nPort     = 5678
+	// DefaultTaskRequestTimeout is N8N_RUNNERS_TASK_REQUEST_TIMEOUT's
+	// default, in seconds: how long a Code task's request waits for a
+	// runner slot before its execution fails with "Task request timed
+	// out".
+	DefaultTaskRequestTimeout = 60
+	DefaultN8nPort            = 5678
 	// DefaultMetricsPort is the port of EXPORTER_LISTEN's default, where
 	// a probe-only exporter serves its probes' /metrics.
 	DefaultMetricsPort = 9810
@@ -50,10 +55,14 @@ type Settings struct {
 	Executions    Setting[ExecutionsMode] // main: EXECUTIONS_MODE
 	OffloadManual Setting[bool]           // queue-mode main: OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS
 	BrokerPort    Setting[int]            // main, worker, webhook: N8N_RUNNERS_BROKER_PORT
-	N8nPort       Setting[int]            // main: N8N_PORT, where /metrics is served
-	Broker        Setting[Endpoint]       // runner, launcher: N8N_RUNNERS_TASK_BROKER_URI
-	Routes        Setting[[]Route]        // probe: PROBE_LISTEN and PROBE_UPSTREAM
-	MetricsPort   Setting[int]            // probe: EXPORTER_LISTEN's port, where its /metrics is served
+	// TaskRequestTimeout is N8N_RUNNERS_TASK_REQUEST_TIMEOUT of a main,
+	// worker or webhook processor, in seconds: its broker fails a task
+	// request that no runner slot took within it.
+	TaskRequestTimeout Setting[int]
+	N8nPort            Setting[int]      // main: N8N_PORT, where /metrics is served
+	Broker             Setting[Endpoint] // runner, launcher: N8N_RUNNERS_TASK_BROKER_URI
+	Routes             Setting[[]Route]  // probe: PROBE_LISTEN and PROBE_UPSTREAM
+	MetricsPort        Setting[int]      // probe: EXPORTER_LISTEN's port, where its /metrics is served
 }
 
 // reader parses the whitelisted values and collects problems, each naming
@@ -83,6 +92,7 @@ func (r *reader) settings(role Role, argv []string) Settings {
 	}
 	if role.HostsBroker() {
 		s.BrokerPort = r.positiveInt("N8N_RUNNERS_BROKER_PORT", DefaultBrokerPort)
+		s.TaskRequestTimeout = r.positiveInt("N8N_RUNNERS_TASK_REQUEST_TIMEOUT", DefaultTaskRequestTimeout)
 	}
 	if role == RoleMain {
 		s.N8nPort = r.positiveInt("N8N_PORT", DefaultN8nPort)

@@ -134,6 +134,32 @@ func TestUnknownSettings(t *testing.T) {
 	}
 }
 
+// The broker hosts read N8N_RUNNERS_TASK_REQUEST_TIMEOUT (n8n's default
+// 60 s); a runner has no broker and reads none; a malformed value is
+// the default with a problem that does not repeat the value.
+func TestTaskRequestTimeout(t *testing.T) {
+	for _, tc := range []struct {
+		argv    []string
+		env     []string
+		want    Setting[int]
+		problem string
+	}{
+		{[]string{"n8n", "worker"}, nil, Of(60), ""},
+		{[]string{"n8n"}, []string{"N8N_RUNNERS_TASK_REQUEST_TIMEOUT=8"}, Of(8), ""},
+		{[]string{"n8n", "webhook"}, []string{"N8N_RUNNERS_TASK_REQUEST_TIMEOUT=20"}, Of(20), ""},
+		{[]string{"n8n", "worker"}, []string{"N8N_RUNNERS_TASK_REQUEST_TIMEOUT=soon"}, Of(60), "N8N_RUNNERS_TASK_REQUEST_TIMEOUT is not a positive integer; using 60"},
+		{[]string{"node", "/opt/n8n/node_modules/@n8n/task-runner/dist/start.js"}, []string{"N8N_RUNNERS_TASK_REQUEST_TIMEOUT=8", "N8N_RUNNERS_TASK_BROKER_URI=http://w:5679"}, Setting[int]{}, ""},
+	} {
+		p, ok := NewProcess(Spec{Argv: tc.argv, Env: ReadEnv(tc.env)})
+		if !ok || p.Settings.TaskRequestTimeout != tc.want {
+			t.Errorf("%v %v: timeout %+v, want %+v", tc.argv, tc.env, p.Settings.TaskRequestTimeout, tc.want)
+		}
+		if got := strings.Join(p.Problems, "; "); tc.problem != "" && !strings.Contains(got, tc.problem) || tc.problem == "" && strings.Contains(got, "TIMEOUT") {
+			t.Errorf("%v %v: problems %q, want %q", tc.argv, tc.env, got, tc.problem)
+		}
+	}
+}
+
 // A Secret behind envFrom may set any whitelisted key nothing readable
 // set: those read as unknown, the keys set elsewhere keep their values,
 // and the hidden keys never make a worker a probe.
@@ -148,7 +174,7 @@ func TestMayHide(t *testing.T) {
 		t.Errorf("broker port set elsewhere: %+v", p.Settings.BrokerPort)
 	}
 	want := "N8N_CONCURRENCY_PRODUCTION_LIMIT: may come from Secret n8n/enc"
-	if p.Settings.Concurrency.Unknown != want || p.Settings.RunnersMode.Known() || len(p.Problems) != 2 {
+	if p.Settings.Concurrency.Unknown != want || p.Settings.RunnersMode.Known() || p.Settings.TaskRequestTimeout.Known() || len(p.Problems) != 3 {
 		t.Errorf("concurrency %+v, problems %v", p.Settings.Concurrency, p.Problems)
 	}
 	// A prefix limits the keys the Secret can set.
