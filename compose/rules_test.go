@@ -83,7 +83,7 @@ func readYAML(t *testing.T, path string, v any) {
 // The shipped alerts and recording rules all exist.
 func TestRulesExist(t *testing.T) {
 	alerts, records := readRules(t)
-	for _, a := range []string{"N8nRunnerSaturated", "N8nWorkerWithoutRunner", "N8nRunnerNoMemoryLimit",
+	for _, a := range []string{"N8nRunnerSaturated", "N8nWorkerWithoutRunner", "N8nTaskRequestsWillTimeOut", "N8nRunnerNoMemoryLimit",
 		"N8nRunnerMemoryNearLimit", "N8nRunnerOOMKilled", "N8nThroughputAtCeiling", "N8nBindingKindChanged", "N8nExporterSourceDown"} {
 		if alerts[a] == "" {
 			t.Errorf("alert %s missing", a)

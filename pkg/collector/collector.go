@@ -155,6 +155,7 @@ func (c *Collector) Gather(ctx context.Context) *Report {
 	c.measureJobTime(r)
 	c.measureTaskTime(r)
 	c.measureRunnerTime(r)
+	c.measureTaskWait(r)
 	c.evaluate(r)
 	c.bound(r)
 	c.logDown(r)

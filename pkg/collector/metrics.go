@@ -26,6 +26,7 @@ var (
 	workerBottleneck  = desc(metricname.WorkerBottleneck, "1 on the side that limits the worker (runner or worker).", "worker", "component")
 	workerCeiling     = desc(metricname.WorkerCeiling, "min(concurrency / job time, runner capacity / task time).", "worker")
 	workerTaskTimeout = desc(metricname.WorkerTaskRequestTimeout, "N8N_RUNNERS_TASK_REQUEST_TIMEOUT: how long the worker's broker lets a Code task's request wait for a runner slot before the execution fails with \"Task request timed out\".", "worker")
+	workerTaskWait    = desc(metricname.WorkerTaskRequestWait, "Mean time a Code task's request waits inside the worker for a runner slot, by Little's law on the jobs past its runner capacity (the workers' mean in queue mode); absent until measured.", "worker")
 	clusterEffective  = desc(metricname.ClusterEffectiveConcurrency, "Sum of the workers' effective concurrency.")
 	clusterCeiling    = desc(metricname.ClusterCeiling, "Executions per second the cluster can complete: the minimum over every resource, slots and CPU alike (the slots alone until a CPU demand is measured).")
 	clusterNoRunner   = desc(metricname.ClusterWorkersWithoutRunner, "Workers whose Code tasks no runner serves.")
@@ -43,7 +44,7 @@ var (
 )
 
 var allDescs = []*prometheus.Desc{workerConcurrency, runnerLimit, workerRunnerCap, workerEffective, workerBottleneck,
-	workerCeiling, workerTaskTimeout, clusterEffective, clusterCeiling, clusterNoRunner, serviceTime, serviceTimeUsed, memWorkingSet,
+	workerCeiling, workerTaskTimeout, workerTaskWait, clusterEffective, clusterCeiling, clusterNoRunner, serviceTime, serviceTimeUsed, memWorkingSet,
 	memRSS, memLimit, oomKilled, oomKills, restarts, queueJobs, sourceUp, sourceDuration, containerInfo}
 
 // Describe sends the fixed descriptors.
@@ -101,6 +102,9 @@ func emitTopology(r *Report, ch chan<- prometheus.Metric) {
 			knownGauge(ch, workerConcurrency, conc, name)
 		}
 		knownGauge(ch, workerTaskTimeout, w.Worker.Settings.TaskRequestTimeout, name)
+		if r.Wait != nil {
+			gauge(ch, workerTaskWait, r.Wait.Time.Seconds(), name)
+		}
 		for _, a := range w.Runners {
 			knownGauge(ch, runnerLimit, a.Runner.Settings.RunnerLimit, a.Runner.Name, name)
 		}

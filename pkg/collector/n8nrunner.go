@@ -48,19 +48,46 @@ func (h *histRuns) record(p histPoint) {
 // their sum ÷ the executions completed. With no job past the limit this
 // is the execution mean, an upper bound of the task time.
 func (h histRuns) runnerTime(limit int) (time.Duration, float64, time.Duration, bool) {
-	var busy, span float64
-	var jobs uint64
-	for i := 1; i < len(h.held); i++ {
-		a, b := h.held[i-1], h.held[i]
-		dt := b.at.Sub(a.at).Seconds()
-		busy += math.Min(b.sum-a.sum, float64(limit)*dt)
-		span += dt
-		jobs += b.count - a.count
-	}
-	if jobs == 0 || busy <= 0 {
+	s := h.slots(limit)
+	if s.jobs == 0 || s.busy <= 0 {
 		return 0, 0, 0, false
 	}
-	return time.Duration(busy / float64(jobs) * float64(time.Second)), busy / span, time.Duration(span * float64(time.Second)), true
+	return perJob(s.busy, s.jobs), s.busy / s.span, time.Duration(s.span * float64(time.Second)), true
+}
+
+// runnerWait is the mean time an execution's task request waited for one
+// of limit runner slots: the slot-seconds past the limit,
+// Σ max(0, Δsum − limit·Δt), ÷ the executions completed.
+func (h histRuns) runnerWait(limit int) (time.Duration, bool) {
+	s := h.slots(limit)
+	if s.jobs == 0 {
+		return 0, false
+	}
+	return perJob(s.waiting, s.jobs), true
+}
+
+// slotSeconds splits the held reads' execution-seconds at limit runner
+// slots: busy within it, waiting past it.
+type slotSeconds struct {
+	busy, waiting, span float64
+	jobs                uint64
+}
+
+func (h histRuns) slots(limit int) slotSeconds {
+	var s slotSeconds
+	for i := 1; i < len(h.held); i++ {
+		a, b := h.held[i-1], h.held[i]
+		dt, in := b.at.Sub(a.at).Seconds(), b.sum-a.sum
+		s.busy += math.Min(in, float64(limit)*dt)
+		s.waiting += math.Max(0, in-float64(limit)*dt)
+		s.span += dt
+		s.jobs += b.count - a.count
+	}
+	return s
+}
+
+func perJob(seconds float64, jobs uint64) time.Duration {
+	return time.Duration(seconds / float64(jobs) * float64(time.Second))
 }
 
 // runnerTime reads the sampler's held window for runners of capacity
@@ -76,4 +103,13 @@ func (s *n8nSampler) runnerTime(limit int) (ServiceTime, bool) {
 	return ServiceTime{Stage: StageTask, Source: SourceN8n, Time: t, Note: fmt.Sprintf(
 		"Little's law on the runner slots: %.2f busy (min(executions in flight, runner capacity %d)) over %s of n8n's execution histogram",
 		busy, limit, span.Round(time.Second))}, true
+}
+
+// runnerWait reads the sampler's held window for runners of capacity
+// limit: the mean wait of a task request for a runner slot.
+func (s *n8nSampler) runnerWait(limit int) (time.Duration, bool) {
+	s.d.mu.Lock()
+	runs := s.d.runs
+	s.d.mu.Unlock()
+	return runs.runnerWait(limit)
 }

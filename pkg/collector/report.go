@@ -60,6 +60,7 @@ type Report struct {
 	Measured   []ServiceTime
 	Used       map[Stage]ServiceTime // stage → the measurement the model used
 	Skipped    []string              // measurements left out this scrape, and why
+	Wait       *TaskWait             // task requests' wait for a runner slot; nil unmeasured
 	Verdict    *capacity.Verdict     // nil without workers
 	VerdictErr string
 	// Bounds is the bound analysis over slots and CPU (nil without a

@@ -19,6 +19,9 @@ func TestHistRunsRunnerTime(t *testing.T) {
 	if _, _, _, ok := h.runnerTime(5); ok {
 		t.Fatal("a runner time from no reads")
 	}
+	if _, ok := h.runnerWait(5); ok {
+		t.Fatal("a runner wait from no reads")
+	}
 	for i := range 8 {
 		h.record(histPoint{at: t0.Add(time.Duration(i) * 5 * time.Second), sum: float64(i) * 50, count: uint64(i) * 25})
 	}
@@ -28,6 +31,13 @@ func TestHistRunsRunnerTime(t *testing.T) {
 	}
 	if tt, _, _, _ := h.runnerTime(20); tt != 2*time.Second {
 		t.Fatalf("limit 20: %v, want the 2 s execution mean", tt)
+	}
+	// The other half of each execution waited for a slot: 1 s; none at 20.
+	if w, ok := h.runnerWait(5); !ok || w != time.Second {
+		t.Fatalf("limit 5: wait %v ok %v, want 1 s", w, ok)
+	}
+	if w, ok := h.runnerWait(20); !ok || w != 0 {
+		t.Fatalf("limit 20: wait %v ok %v, want 0", w, ok)
 	}
 	// Idle reads keep the held window; n8n restarting (its count goes
 	// back) starts a new one, and the old window stays held until the

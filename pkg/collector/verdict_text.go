@@ -34,6 +34,9 @@ func Verdict(r *Report) []string {
 	if b := boundsLine(r); b != "" {
 		lines = append(lines, b)
 	}
+	if w := waitLine(r); w != "" {
+		lines = append(lines, w)
+	}
 	if s := stealLine(r); s != "" {
 		lines = append(lines, s)
 	}

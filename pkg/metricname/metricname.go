@@ -15,6 +15,7 @@ const (
 	WorkerBottleneck            = "n8n_worker_bottleneck"
 	WorkerCeiling               = "n8n_worker_ceiling_executions_per_second"
 	WorkerTaskRequestTimeout    = "n8n_worker_task_request_timeout_seconds"
+	WorkerTaskRequestWait       = "n8n_worker_task_request_wait_seconds"
 	ClusterEffectiveConcurrency = "n8n_cluster_effective_concurrency"
 	ClusterCeiling              = "n8n_cluster_ceiling_executions_per_second"
 	ClusterWorkersWithoutRunner = "n8n_cluster_workers_without_runner"
@@ -88,7 +89,7 @@ const (
 // Exporter lists the names the exporter's collector emits.
 func Exporter() []string {
 	return []string{WorkerConcurrency, RunnerMaxConcurrency, WorkerRunnerCapacity, WorkerEffectiveConcurrency,
-		WorkerBottleneck, WorkerCeiling, WorkerTaskRequestTimeout, ClusterEffectiveConcurrency, ClusterCeiling, ClusterWorkersWithoutRunner,
+		WorkerBottleneck, WorkerCeiling, WorkerTaskRequestTimeout, WorkerTaskRequestWait, ClusterEffectiveConcurrency, ClusterCeiling, ClusterWorkersWithoutRunner,
 		ServiceTime, ServiceTimeUsed, ContainerWorkingSet, ContainerRSS, ContainerMemoryLimit, ContainerOOMKilled,
 		ContainerOOMKills, ContainerRestarts, QueueJobs, SourceUp, SourceDuration, InspectErrors, ContainerInfo,
 		ResourceDemand, ResourceServers, ResourceCeiling, ClusterBottleneck, ClusterExecutions, ExecutionsSource}
