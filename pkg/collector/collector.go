@@ -155,8 +155,8 @@ func (c *Collector) Gather(ctx context.Context) *Report {
 	c.measureJobTime(r)
 	c.measureTaskTime(r)
 	c.measureRunnerTime(r)
-	c.measureTaskWait(r)
 	c.evaluate(r)
+	c.measureTaskWait(r)
 	c.bound(r)
 	c.logDown(r)
 	return r

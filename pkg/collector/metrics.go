@@ -26,7 +26,7 @@ var (
 	workerBottleneck  = desc(metricname.WorkerBottleneck, "1 on the side that limits the worker (runner or worker).", "worker", "component")
 	workerCeiling     = desc(metricname.WorkerCeiling, "min(concurrency / job time, runner capacity / task time).", "worker")
 	workerTaskTimeout = desc(metricname.WorkerTaskRequestTimeout, "N8N_RUNNERS_TASK_REQUEST_TIMEOUT: how long the worker's broker lets a Code task's request wait for a runner slot before the execution fails with \"Task request timed out\".", "worker")
-	workerTaskWait    = desc(metricname.WorkerTaskRequestWait, "Mean time a Code task's request waits inside the worker for a runner slot, by Little's law on the jobs past its runner capacity (the workers' mean in queue mode); absent until measured.", "worker")
+	workerTaskWait    = desc(metricname.WorkerTaskRequestWait, "Time a Code task's request waits inside the worker for a runner slot: queue mode, the requests its worst worker holds past the runner capacity × task time ÷ capacity, now; regular mode, the mean of the last 30 s by Little's law on n8n's execution histogram. Absent until measured.", "worker")
 	clusterEffective  = desc(metricname.ClusterEffectiveConcurrency, "Sum of the workers' effective concurrency.")
 	clusterCeiling    = desc(metricname.ClusterCeiling, "Executions per second the cluster can complete: the minimum over every resource, slots and CPU alike (the slots alone until a CPU demand is measured).")
 	clusterNoRunner   = desc(metricname.ClusterWorkersWithoutRunner, "Workers whose Code tasks no runner serves.")

@@ -15,10 +15,19 @@ type TaskWait struct {
 	Note   string
 }
 
-// measureTaskWait takes the wait by Little's law on the requests past the
-// runner capacity: from Redis's held jobs per worker in queue mode, from
-// n8n's histogram in regular mode. It needs one known runner capacity for
-// every production worker, as the runner time does.
+// staleWaiting is how old the Redis sampler's newest reading may be for
+// the wait read from it.
+const staleWaiting = 10 * time.Second
+
+// measureTaskWait takes the wait a task request meets now. Queue mode:
+// the Redis sampler's newest reading gives the requests one worker holds
+// past its runner capacity c (its worst worker), and a request arriving
+// behind q of them waits for q slots to free, at c per task time:
+// q × task time ÷ c. Regular mode, where nothing counts the executions in
+// flight between completions: the mean over the last 30 s of n8n's
+// histogram, by Little's law on the execution-seconds past c. Both need
+// one known runner capacity for every production worker, as the runner
+// time does; run it after evaluate, which picks the task time.
 func (c *Collector) measureTaskWait(r *Report) {
 	if len(r.Topology.Workers) == 0 {
 		return
@@ -30,29 +39,32 @@ func (c *Collector) measureTaskWait(r *Report) {
 	if regularOnly(r.Topology) {
 		if w, ok := c.n8n.runnerWait(limit); ok {
 			r.Wait = &TaskWait{Time: w, Source: SourceN8n, Note: fmt.Sprintf(
-				"Little's law on n8n's execution histogram: the execution-seconds past %d runner slots ÷ the executions", limit)}
+				"the mean of the last 30 s by Little's law on n8n's execution histogram: the execution-seconds past %d runner slots ÷ the executions", limit)}
 		}
 		return
 	}
-	if c.cfg.Sampler == nil {
+	task, ok := r.Used[StageTask]
+	if c.cfg.Sampler == nil || !ok {
 		return
 	}
-	if e, ok := c.cfg.Sampler.RunnerWait(); ok {
-		r.Wait = &TaskWait{Time: e.JobTime, Source: SourceRedis, Note: fmt.Sprintf(
-			"Little's law on the jobs past each worker's %d runner slots: %.2f waiting / %.2f jobs/s over %s",
-			limit, e.MeanActive, e.Rate, e.Span.Round(time.Second))}
+	n, at, ok := c.cfg.Sampler.Waiting()
+	if !ok || r.At.Sub(at) > staleWaiting {
+		return
 	}
+	r.Wait = &TaskWait{Time: time.Duration(n) * task.Time / time.Duration(limit), Source: SourceRedis, Note: fmt.Sprintf(
+		"%d requests wait behind one worker's %d runner slots (the jobs it holds past them, in Redis), each slot freeing every %s task time",
+		n, limit, seconds(task.Time))}
 }
 
 // waitLine says how long task requests wait against the timeout, e.g.
-// "task requests wait 4.2 s on average for a runner slot; n8n fails one
+// "task requests wait 4.2 s for a runner slot; n8n fails one
 // at 60 s (N8N_RUNNERS_TASK_REQUEST_TIMEOUT): …"; "" without a measured
 // wait.
 func waitLine(r *Report) string {
 	if r.Wait == nil {
 		return ""
 	}
-	line := fmt.Sprintf("task requests wait %s on average for a runner slot", seconds(r.Wait.Time))
+	line := fmt.Sprintf("task requests wait %s for a runner slot", seconds(r.Wait.Time))
 	if t := timeouts(r); t != "" {
 		line += "; n8n fails one at " + t + " (N8N_RUNNERS_TASK_REQUEST_TIMEOUT)"
 	}

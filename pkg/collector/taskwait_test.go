@@ -1,11 +1,16 @@
 package collector
 
 import (
+	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus/testutil"
+
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/queue"
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/queue/queuetest"
 )
 
 // A regular-mode main with its internal runner of limit 5 and n8n's
@@ -23,9 +28,9 @@ func TestTaskWaitRegularMode(t *testing.T) {
 	if r.Wait == nil || r.Wait.Time != time.Second || r.Wait.Source != SourceN8n {
 		t.Fatalf("wait %+v, want 1 s from n8n's histogram", r.Wait)
 	}
-	hasLines(t, Verdict(r), "task requests wait 1.0 s on average for a runner slot; n8n fails one at 60 s (N8N_RUNNERS_TASK_REQUEST_TIMEOUT): Little's law on n8n's execution histogram")
+	hasLines(t, Verdict(r), "task requests wait 1.0 s for a runner slot; n8n fails one at 60 s (N8N_RUNNERS_TASK_REQUEST_TIMEOUT): the mean of the last 30 s by Little's law on n8n's execution histogram")
 	want := `
-# HELP n8n_worker_task_request_wait_seconds Mean time a Code task's request waits inside the worker for a runner slot, by Little's law on the jobs past its runner capacity (the workers' mean in queue mode); absent until measured.
+# HELP n8n_worker_task_request_wait_seconds Time a Code task's request waits inside the worker for a runner slot: queue mode, the requests its worst worker holds past the runner capacity × task time ÷ capacity, now; regular mode, the mean of the last 30 s by Little's law on n8n's execution histogram. Absent until measured.
 # TYPE n8n_worker_task_request_wait_seconds gauge
 n8n_worker_task_request_wait_seconds{worker="fx-regular-main"} 1
 `
@@ -40,5 +45,35 @@ n8n_worker_task_request_wait_seconds{worker="fx-regular-main"} 1
 	}
 	if n := testutil.CollectAndCount(reportCollector{quiet}, "n8n_worker_task_request_wait_seconds"); n != 0 {
 		t.Errorf("%d wait series with nothing measured", n)
+	}
+}
+
+// Queue mode on real Redis: the worker holds 14 jobs behind its runner's
+// 10 slots, so a request arriving now waits for 4 of them to free, at 10
+// per 3 s task: 1.2 s. A reading older than staleWaiting gives none.
+func TestTaskWaitQueueMode(t *testing.T) {
+	rd := queuetest.Start(t)
+	ctx := context.Background()
+	s := queue.NewSampler(queue.NewReader(rd.Client, "bull"), time.Second, time.Minute)
+	s.SetRunnerLimit(10)
+	for i := range 14 {
+		id := fmt.Sprint(i + 1)
+		rd.Client.LPush(ctx, "bull:jobs:active", id)
+		rd.Client.Set(ctx, "bull:jobs:"+id+":lock", "worker-token", 0)
+	}
+	s.Step(ctx, t0)
+	c := New(Config{Sampler: s})
+	r := shapeReport(t, ServiceTime{Stage: StageJob, Source: SourceRedis, Time: 3 * time.Second}, "inspect-lab-worker-1.json", "inspect-lab-runner-1-1.json")
+	r.At = t0.Add(time.Second)
+	c.measureTaskWait(r)
+	if r.Wait == nil || r.Wait.Time != 1200*time.Millisecond || r.Wait.Source != SourceRedis {
+		t.Fatalf("wait %+v, want 1.2 s from Redis", r.Wait)
+	}
+	hasLines(t, Verdict(r), "task requests wait 1.2 s for a runner slot; n8n fails one at 60 s (N8N_RUNNERS_TASK_REQUEST_TIMEOUT): 4 requests wait behind one worker's 10 runner slots")
+	stale := shapeReport(t, ServiceTime{Stage: StageJob, Source: SourceRedis, Time: 3 * time.Second}, "inspect-lab-worker-1.json", "inspect-lab-runner-1-1.json")
+	stale.At = t0.Add(staleWaiting + time.Second)
+	c.measureTaskWait(stale)
+	if stale.Wait != nil {
+		t.Errorf("a wait from a reading %v old: %+v", staleWaiting+time.Second, stale.Wait)
 	}
 }

@@ -25,26 +25,6 @@ func (s *Sampler) RunnerTime() (Estimate, bool) {
 	return e, e.JobTime > 0
 }
 
-// RunnerWait is the mean time a Code task's request waits inside its
-// worker for a runner slot, by Little's law on that wait: a worker's jobs
-// past its runner capacity each hold a request its broker has not yet
-// matched, so the requests waiting are Σ max(0, held − capacity), and
-// their time-weighted mean (MeanActive) ÷ the completion rate is the wait
-// (in JobTime). Every job runs one Code task, as n8n's Code node does.
-// The figure is the workers' mean: a lock names its holder by a token.
-// Zero is a figure (nothing waited); ok is false without a clean run.
-func (s *Sampler) RunnerWait() (Estimate, bool) {
-	s.mu.Lock()
-	run := s.clean
-	s.mu.Unlock()
-	if len(run) < 2 {
-		return Estimate{}, false
-	}
-	e := littles(run, waitingRequests)
-	e.JobTime = e.time()
-	return e, e.Rate > 0
-}
-
 // busyRunnerSlots is Σ min(held, limit) over the reading's holders, never
 // more than the live workers' jobs.
 func busyRunnerSlots(s sample) float64 {
@@ -53,16 +33,6 @@ func busyRunnerSlots(s sample) float64 {
 		n += min(h, s.limit)
 	}
 	return float64(min(n, s.active))
-}
-
-// waitingRequests is Σ max(0, held − limit) over the reading's holders:
-// the live workers' jobs that no runner slot holds.
-func waitingRequests(s sample) float64 {
-	var n int64
-	for _, h := range s.held {
-		n += max(0, h-s.limit)
-	}
-	return float64(min(n, s.active-int64(busyRunnerSlots(s))))
 }
 
 // cleanRun is the steady stretch at the end of the newest readings that

@@ -48,11 +48,9 @@ func TestRunnerTimeSaturated(t *testing.T) {
 	if !ok || e.JobTime != time.Second || e.MeanActive != 6 || e.Rate != 6 {
 		t.Fatalf("runner time %+v ok %v, want 1 s: 6 busy slots at 6 completions per s", e, ok)
 	}
-	// The 8 jobs past token-a's 4 runner slots wait: 8 ÷ 6/s = 1.333 s,
-	// job time (14 ÷ 6) less the task time.
-	w, ok := s.RunnerWait()
-	if want := 8 * time.Second / 6; !ok || w.MeanActive != 8 || w.JobTime != want {
-		t.Fatalf("runner wait %+v ok %v, want %v: 8 requests waiting at 6 completions per s", w, ok, want)
+	// The 8 jobs past token-a's 4 runner slots wait for one.
+	if n, at, ok := s.Waiting(); !ok || n != 8 || !at.Equal(t0.Add(11*time.Second)) {
+		t.Fatalf("waiting %d at %v ok %v, want 8 at the newest reading", n, at, ok)
 	}
 	// A stalled job (no lock) in two readings: that stretch is skipped, and
 	// the last clean figure is kept until a new steady run forms.
@@ -97,8 +95,8 @@ func TestRunnerTimeWorkersFull(t *testing.T) {
 	if _, ok := s.RunnerTime(); ok {
 		t.Fatal("a runner time with the capacity unknown")
 	}
-	if _, ok := s.RunnerWait(); ok {
-		t.Fatal("a runner wait with the capacity unknown")
+	if _, _, ok := s.Waiting(); ok {
+		t.Fatal("requests waiting counted with the capacity unknown")
 	}
 	if _, ok, _ := s.JobTime(); ok {
 		t.Fatal("jobs waited in Redis with nothing watching the runners, yet a job time")
@@ -112,8 +110,8 @@ func TestRunnerTimeWorkersFull(t *testing.T) {
 	if rt, ok := s.RunnerTime(); !ok || rt.MeanActive != 14 {
 		t.Fatalf("runner time %+v ok %v, want all 14 held jobs busy", rt, ok)
 	}
-	if w, ok := s.RunnerWait(); !ok || w.JobTime != 0 || w.MeanActive != 0 {
-		t.Fatalf("runner wait %+v ok %v, want 0: every held job has a runner slot", w, ok)
+	if n, _, ok := s.Waiting(); !ok || n != 0 {
+		t.Fatalf("waiting %d ok %v, want 0: every held job has a runner slot", n, ok)
 	}
 }
 
