@@ -15,6 +15,19 @@ type DriveResult struct {
 	Errors  []error // the first few failures, for the log
 	PerSec  float64 // OK / Window
 	Started int     // requests sent in all, warm-up included
+	// Latency sums the OK requests' times inside the window.
+	Latency time.Duration
+	// FirstFailed is when the first failure ended, warm-up included; zero
+	// when none failed.
+	FirstFailed time.Time
+}
+
+// MeanLatency is the mean time of the OK requests inside the window.
+func (r DriveResult) MeanLatency() time.Duration {
+	if r.OK == 0 {
+		return 0
+	}
+	return r.Latency / time.Duration(r.OK)
 }
 
 // ClosedLoop runs vus virtual users, each with one request in flight, for
@@ -35,13 +48,18 @@ func ClosedLoop(ctx context.Context, url string, body []byte, vus int, warmup, w
 		go func() {
 			defer wg.Done()
 			for ctx.Err() == nil {
+				sent := time.Now()
 				err := CallBench(ctx, client, url, body)
 				done := time.Now()
 				mu.Lock()
 				res.Started++
+				if err != nil && ctx.Err() == nil && res.FirstFailed.IsZero() {
+					res.FirstFailed = done
+				}
 				if done.After(from) && !done.After(to) && ctx.Err() == nil {
 					if err == nil {
 						res.OK++
+						res.Latency += done.Sub(sent)
 					} else {
 						res.Failed++
 						if len(res.Errors) < 5 {
