@@ -32,7 +32,7 @@ func Build() (dashboard.Dashboard, error) {
 			IconColor("purple").
 			Expr(`changes(` + metricname.LoadctlStepsStarted + `[$__interval]) > 0`).
 			TitleFormat("loadctl step started"))
-	for _, row := range []func(*dashboard.DashboardBuilder){verdictRow, throughputRow, heldRow, timeRow, memoryRow, healthRow} {
+	for _, row := range []func(*dashboard.DashboardBuilder){verdictRow, throughputRow, heldRow, taskRequestsRow, timeRow, memoryRow, healthRow} {
 		row(b)
 	}
 	d, err := b.Build()

@@ -52,7 +52,7 @@ func TestRowsInReadingOrder(t *testing.T) {
 			rows = append(rows, p.Title)
 		}
 	}
-	want := []string{"Verdict", "Throughput vs ceiling", "Held vs running", "Time", "Memory", "Health"}
+	want := []string{"Verdict", "Throughput vs ceiling", "Held vs running", "Task requests", "Time", "Memory", "Health"}
 	if !slices.Equal(rows, want) {
 		t.Errorf("rows %q, want %q", rows, want)
 	}
