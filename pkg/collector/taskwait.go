@@ -68,7 +68,7 @@ func waitLine(r *Report) string {
 	if t := timeouts(r); t != "" {
 		line += "; n8n fails one at " + t + " (N8N_RUNNERS_TASK_REQUEST_TIMEOUT)"
 	}
-	return line + ": " + r.Wait.Note
+	return line + ": " + r.Wait.Note + "; a failure is predicted from it, not counted"
 }
 
 // timeouts is the production workers' request timeout, "60 s" when they
