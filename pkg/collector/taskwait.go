@@ -6,8 +6,8 @@ import (
 	"time"
 )
 
-// TaskWait is the mean time a Code task's request waited inside its main
-// or worker for a runner slot, and how it was measured. n8n's broker
+// TaskWait is the time a Code task's request waits inside its main or
+// worker for a runner slot, and how it was measured. n8n's broker
 // fails a request that waits N8N_RUNNERS_TASK_REQUEST_TIMEOUT.
 type TaskWait struct {
 	Time   time.Duration
