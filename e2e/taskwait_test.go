@@ -5,7 +5,6 @@ import (
 	"math"
 	"net/url"
 	"os/exec"
-	"strings"
 	"testing"
 	"time"
 
@@ -54,7 +53,7 @@ func TestTaskRequestWait(t *testing.T) {
 	if err != nil {
 		t.Fatal("prometheus not found: install the Debian package prometheus (make deps does)")
 	}
-	prom := startPrometheus(t, promBin, map[string]string{"exporter": strings.TrimPrefix(strings.TrimSuffix(metrics, "/metrics"), "http://")})
+	prom := startPrometheus(t, promBin, map[string]string{"exporter": metrics})
 	prom.waitUp(t, 1)
 	ctx, cancel = context.WithCancel(context.Background())
 	defer cancel()
