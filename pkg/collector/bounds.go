@@ -50,10 +50,8 @@ func (c *Collector) bound(r *Report) {
 			}
 		}
 		internal := internalHosts(r.Topology)
-		stolen := stolenShare(v)
-		cpu = cpuResources(v, r.Processes, internal, c.cpu.cfg.ProcessCores*(1-stolen))
 		r.CPU = cpuReport(v, r.Processes, internal, c.cpu.cfg.ProcessCores)
-		r.CPU.Stolen = stolen
+		cpu = cpuResources(v, r.Processes, internal, r.processCores())
 	}
 	if r.Verdict == nil {
 		return
@@ -67,7 +65,7 @@ func (c *Collector) bound(r *Report) {
 }
 
 func cpuReport(v cpuView, procs []topology.Process, internal map[string]bool, processCores float64) *CPUReport {
-	rep := &CPUReport{Waiting: v.waiting, Cores: v.cores, ProcessCores: processCores, Completed: v.completed, HasCount: v.counted, CountedFrom: v.countedFrom,
+	rep := &CPUReport{Waiting: v.waiting, Cores: v.cores, ProcessCores: processCores, Stolen: stolenShare(v), Completed: v.completed, HasCount: v.counted, CountedFrom: v.countedFrom,
 		Roles: map[string]topology.Role{}, Split: v.split}
 	if v.has {
 		e := v.estimate

@@ -93,10 +93,7 @@ func perJob(seconds float64, jobs uint64) time.Duration {
 // runnerTime reads the sampler's held window for runners of capacity
 // limit: the task stage by Little's law, from n8n's histogram.
 func (s *n8nSampler) runnerTime(limit int) (ServiceTime, bool) {
-	s.d.mu.Lock()
-	runs := s.d.runs
-	s.d.mu.Unlock()
-	t, busy, span, ok := runs.runnerTime(limit)
+	t, busy, span, ok := s.heldRuns().runnerTime(limit)
 	if !ok {
 		return ServiceTime{}, false
 	}
@@ -108,8 +105,12 @@ func (s *n8nSampler) runnerTime(limit int) (ServiceTime, bool) {
 // runnerWait reads the sampler's held window for runners of capacity
 // limit: the mean wait of a task request for a runner slot.
 func (s *n8nSampler) runnerWait(limit int) (time.Duration, bool) {
+	return s.heldRuns().runnerWait(limit)
+}
+
+// heldRuns is a copy of the histogram reads the sampler holds.
+func (s *n8nSampler) heldRuns() histRuns {
 	s.d.mu.Lock()
-	runs := s.d.runs
-	s.d.mu.Unlock()
-	return runs.runnerWait(limit)
+	defer s.d.mu.Unlock()
+	return s.d.runs
 }

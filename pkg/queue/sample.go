@@ -35,9 +35,10 @@ type sample struct {
 }
 
 // runnerFull says whether a worker held more jobs than its runners take.
-func (s sample) runnerFull() bool {
-	return s.limit > 0 && slices.Max(append([]int64{0}, s.held...)) > s.limit
-}
+func (s sample) runnerFull() bool { return s.limit > 0 && s.mostHeld() > s.limit }
+
+// mostHeld is the most jobs one worker held at the reading, 0 for none.
+func (s sample) mostHeld() int64 { return slices.Max(append([]int64{0}, s.held...)) }
 
 // done is the jobs completed up to the reading.
 func (s sample) done() int64 { return s.id - s.queued }

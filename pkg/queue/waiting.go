@@ -3,11 +3,12 @@ package queue
 import "time"
 
 // Waiting is the most Code task requests one worker holds past its runner
-// capacity in the newest reading: each job a worker holds beyond that
-// capacity waits inside it for a runner slot (one Code task a job, as
-// n8n's Code node runs). ok is false before a reading that knew the
-// capacity (SetRunnerLimit) and after a failed one.
-func (s *Sampler) Waiting() (n int64, at time.Time, ok bool) {
+// capacity in the newest reading, and that reading's time: each job a
+// worker holds beyond the capacity waits inside it for a runner slot (one
+// Code task a job, as n8n's Code node runs). The last result is false
+// before a reading that knew the capacity (SetRunnerLimit) and after a
+// failed one.
+func (s *Sampler) Waiting() (int64, time.Time, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.err != nil || len(s.samples) == 0 {
@@ -17,8 +18,5 @@ func (s *Sampler) Waiting() (n int64, at time.Time, ok bool) {
 	if last.limit <= 0 {
 		return 0, time.Time{}, false
 	}
-	for _, h := range last.held {
-		n = max(n, h-last.limit)
-	}
-	return n, last.at, true
+	return max(0, last.mostHeld()-last.limit), last.at, true
 }
