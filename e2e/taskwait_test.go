@@ -5,10 +5,13 @@ import (
 	"math"
 	"net/url"
 	"os/exec"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/n8n-ceiling/n8n-ceiling/e2e/lab"
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/collector"
 )
 
 // taskSeconds is one 3 s Code task's hold of its runner slot: the sleep
@@ -23,10 +26,13 @@ const taskSeconds = 3 + measuredTaskSeconds - 1
 //     less the task's 3.06 s) and the exporter's published wait (polled
 //     every second over the same window) agree within 25 %.
 //   - At 6 VUs five wait behind the one slot, and the fourth in line
-//     fails at 8 s. Debian's Prometheus, scraping the exporter and
+//     fails at 8 s. The webhook answers n8n's "Error in workflow"; n8n's
+//     own execution record names "Task request timed out". Debian's Prometheus, scraping the exporter and
 //     evaluating the shipped rules every second, fires
 //     N8nTaskRequestsWillTimeOut before the closed loop sees its first
-//     failure.
+//     failure, and the worker's runner state reads at_capacity first.
+//   - The causes that are not capacity, on the same lab under 1 s tasks
+//     (runnerFrozen, runnerStopped).
 func TestTaskRequestWait(t *testing.T) {
 	eps := upLab(t, map[string]string{"LAB_PROBE": "1", "LAB_WORKER_CONCURRENCY": "10", "LAB_RUNNER_LIMITS": "1", "LAB_TASK_REQUEST_TIMEOUT": "8"})
 	metrics, webhook := must(t, eps, "exporter-metrics"), must(t, eps, "webhook")
@@ -58,10 +64,12 @@ func TestTaskRequestWait(t *testing.T) {
 	ctx, cancel = context.WithCancel(context.Background())
 	defer cancel()
 	fired := firstFiring(ctx, prom, "N8nTaskRequestsWillTimeOut")
+	states := pollState(ctx, metrics, 500*time.Millisecond)
 	start := time.Now()
 	res = lab.ClosedLoop(context.Background(), webhook, body, 6, 0, 25*time.Second)
 	cancel()
 	at := <-fired
+	capacity := (<-states).first(string(collector.RunnerAtCapacity))
 	t.Logf("6 VUs: %d ok, %d failed, first failure after %v (%v); alert firing after %v",
 		res.OK, res.Failed, res.FirstFailed.Sub(start).Round(time.Millisecond), res.Errors, at.Sub(start).Round(time.Millisecond))
 	switch {
@@ -72,6 +80,17 @@ func TestTaskRequestWait(t *testing.T) {
 	case !at.Before(res.FirstFailed):
 		t.Errorf("N8nTaskRequestsWillTimeOut fired %v after the first failure", at.Sub(res.FirstFailed))
 	}
+	if n := timedOutExecutions(t, must(t, eps, "postgres"), start); n == 0 || n > res.Failed {
+		t.Errorf("6 VUs: %d executions failed with \"Task request timed out\" in n8n's record, want 1 to the %d failures seen", n, res.Failed)
+	} else {
+		t.Logf("6 VUs: n8n recorded %d of the %d failed executions as \"Task request timed out\"", n, res.Failed)
+	}
+	t.Logf("6 VUs: runner state at_capacity after %v", capacity.Sub(start).Round(time.Millisecond))
+	if capacity.IsZero() || !capacity.Before(res.FirstFailed) {
+		t.Errorf("runner state at_capacity at %v, want before the first failure (%v)", capacity.Sub(start), res.FirstFailed.Sub(start))
+	}
+	runnerFrozen(t, metrics, webhook)
+	runnerStopped(t, metrics, webhook)
 }
 
 // pollWait reads n8n_worker_task_request_wait_seconds every second after
@@ -126,4 +145,29 @@ func firstFiring(ctx context.Context, p *promServer, alert string) <-chan time.T
 		}
 	}()
 	return out
+}
+
+// timedOutExecutions counts the executions started since from that n8n
+// recorded as failed with "Task request timed out", read from the lab's
+// PostgreSQL (its postgres endpoint names the database) as its superuser
+// over the local socket.
+func timedOutExecutions(t *testing.T, postgres string, from time.Time) int {
+	t.Helper()
+	u, err := url.Parse(postgres)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db := strings.TrimPrefix(u.Path, "/")
+	query := `select count(*) from execution_entity e join execution_data d on d."executionId" = e.id
+		where e.status = 'error' and e."startedAt" >= to_timestamp(` + strconv.FormatInt(from.Unix()-1, 10) + `)
+		and d.data like '%Task request timed out%'`
+	out, err := exec.Command("runuser", "-u", "postgres", "--", "psql", "-qtAX", "-h", "/var/run/postgresql", "-d", db, "-c", query).Output()
+	if err != nil {
+		t.Fatalf("psql on %s: %v", db, err)
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(string(out)))
+	if err != nil {
+		t.Fatalf("psql on %s: %q", db, out)
+	}
+	return n
 }

@@ -321,6 +321,7 @@ for n in $(seq 1 "$LAB_WORKERS"); do
   echo "lab: broker-$n http://127.0.0.1:$((5689 + off))"
 done
 echo "lab: redis redis://127.0.0.1:$LAB_REDIS_PORT"
+echo "lab: postgres postgresql:///$LAB_DB?host=/var/run/postgresql"
 echo "lab: docker-host $DOCKER_HOST"
 echo "lab: exporter-metrics http://127.0.0.1:9810/metrics"
 for i in $(seq 1 "${#probe_name[@]}"); do

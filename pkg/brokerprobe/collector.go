@@ -13,7 +13,7 @@ import (
 // be registered on one registry. The counters and the task-time histogram
 // are client_golang metrics held by the tally.
 type descs struct {
-	running, offers, limit, conns *prometheus.Desc
+	running, offers, limit, conns, unresponsive *prometheus.Desc
 }
 
 func newDescs(name string) descs {
@@ -22,17 +22,18 @@ func newDescs(name string) descs {
 		return prometheus.NewDesc(metric, help, vars, l)
 	}
 	return descs{
-		running: d(metricname.RunnerTasksRunning, "Tasks the runners behind this probe are running: accepted minus done, error, cancelled and lost."),
-		offers:  d(metricname.RunnerOffersOpen, "Unexpired task offers the runners have open with the broker."),
-		limit:   d(metricname.RunnerInferredMaxConcurrency, "Runner concurrency limit inferred from the wire: peak of open offers plus running, or the first offer burst; summed over connected runners."),
-		conns:   d(metricname.RunnerConnections, "Open websocket connections through the probe, by kind (runner or launcher).", "kind"),
+		running:      d(metricname.RunnerTasksRunning, "Tasks the runners behind this probe are running: accepted minus done, error, cancelled and lost."),
+		offers:       d(metricname.RunnerOffersOpen, "Unexpired task offers the runners have open with the broker."),
+		limit:        d(metricname.RunnerInferredMaxConcurrency, "Runner concurrency limit inferred from the wire: peak of open offers plus running, or the first offer burst; summed over connected runners."),
+		conns:        d(metricname.RunnerConnections, "Open websocket connections through the probe, by kind (runner or launcher).", "kind"),
+		unresponsive: d(metricname.RunnerUnresponsiveConnections, "Runner connections that hold work (tasks running, or accepted by the broker and unanswered) and have sent no message for longer than their offer validity plus the recent mean task time: a frozen, paused or blocked runner."),
 	}
 }
 
 // Describe implements prometheus.Collector.
 func (p *Probe) Describe(ch chan<- *prometheus.Desc) {
 	d := p.descs
-	for _, desc := range []*prometheus.Desc{d.running, d.offers, d.limit, d.conns} {
+	for _, desc := range []*prometheus.Desc{d.running, d.offers, d.limit, d.conns, d.unresponsive} {
 		ch <- desc
 	}
 	p.tally.describe(ch)
@@ -41,7 +42,9 @@ func (p *Probe) Describe(ch chan<- *prometheus.Desc) {
 // Collect implements prometheus.Collector: the gauges are read from the
 // live connections, the counters and histogram are the tally's own.
 func (p *Probe) Collect(ch chan<- prometheus.Metric) {
-	g := p.gauges(p.now())
+	now := p.now()
+	mean, _ := p.tally.recentMean(now)
+	g := p.gauges(now, mean)
 	d := p.descs
 	gauge := func(desc *prometheus.Desc, v int, labels ...string) {
 		ch <- prometheus.MustNewConstMetric(desc, prometheus.GaugeValue, float64(v), labels...)
@@ -51,16 +54,19 @@ func (p *Probe) Collect(ch chan<- prometheus.Metric) {
 	gauge(d.limit, g.limit)
 	gauge(d.conns, g.runnerConns, "runner")
 	gauge(d.conns, g.launcherConns, "launcher")
+	gauge(d.unresponsive, g.unresponsive)
 	p.tally.collect(ch)
 }
 
 // gaugeValues sums the live connections. Launcher connections are kept
 // apart: their one offer and deferred task are not runner capacity.
 type gaugeValues struct {
-	running, offers, limit, runnerConns, launcherConns int
+	running, offers, limit, runnerConns, launcherConns, unresponsive int
 }
 
-func (p *Probe) gauges(now time.Time) gaugeValues {
+// gauges sums the connections at now; taskTime is the recent mean task
+// time, which a runner holding work may stay silent for.
+func (p *Probe) gauges(now time.Time, taskTime time.Duration) gaugeValues {
 	var g gaugeValues
 	for _, c := range p.connInfos(now) {
 		if c.Launcher {
@@ -71,6 +77,9 @@ func (p *Probe) gauges(now time.Time) gaugeValues {
 		g.running += c.Running
 		g.offers += c.OffersOpen
 		g.limit += c.InferredLimit
+		if c.Unresponsive(taskTime) {
+			g.unresponsive++
+		}
 	}
 	return g
 }
@@ -80,6 +89,7 @@ type Stats struct {
 	Name                                   string
 	Running, OffersOpen, InferredLimit     int
 	RunnerConnections, LauncherConnections int
+	Unresponsive                           int // runner connections silent while holding work (ConnInfo.Unresponsive)
 	TasksDone                              uint64
 	TasksFailed                            uint64        // runner:taskerror plus tasks lost with their connection
 	RecentTaskMean                         time.Duration // mean accept→done/error of the tasks that ended in the last 30 s, else in the last 5 min (at most the last 1000); 0 if none
@@ -89,8 +99,8 @@ type Stats struct {
 // Stats returns the probe's current figures.
 func (p *Probe) Stats() Stats {
 	now := p.now()
-	g := p.gauges(now)
 	mean, count := p.tally.recentMean(now)
+	g := p.gauges(now, mean)
 	return Stats{
 		Name:                p.cfg.Name,
 		Running:             g.running,
@@ -98,6 +108,7 @@ func (p *Probe) Stats() Stats {
 		InferredLimit:       g.limit,
 		RunnerConnections:   g.runnerConns,
 		LauncherConnections: g.launcherConns,
+		Unresponsive:        g.unresponsive,
 		TasksDone:           p.tally.count(outcomeDone),
 		TasksFailed:         p.tally.count(outcomeError) + p.tally.count(outcomeLost),
 		RecentTaskMean:      mean,

@@ -61,18 +61,9 @@ func ParseConfigs(listen, upstream, name string) ([]Config, error) {
 	if err != nil {
 		return nil, err
 	}
-	names, err := route.Split(route.NameVar, name)
-	switch {
-	case err != nil:
+	names, err := route.Names(name, len(entries))
+	if err != nil {
 		return nil, err
-	case len(entries) == 0 && len(names) > 0:
-		return nil, &route.Error{Var: route.ListenVar, Reason: "empty, but " + route.NameVar + " is set"}
-	case len(names) == 0:
-		for i := range entries {
-			names = append(names, fmt.Sprintf("probe-%d", i+1))
-		}
-	case len(names) != len(entries):
-		return nil, fmt.Errorf("PROBE_NAME has %d entries, PROBE_LISTEN has %d", len(names), len(entries))
 	}
 	return buildConfigs(entries, names)
 }

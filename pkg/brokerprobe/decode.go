@@ -57,6 +57,9 @@ func Decode(fams map[string]*dto.MetricFamily) []Reading {
 			r.LauncherConnections = gaugeCount(r.LauncherConnections, m)
 		}
 	})
+	each(metricname.RunnerUnresponsiveConnections, func(r *Reading, m *dto.Metric) {
+		r.Unresponsive = gaugeCount(r.Unresponsive, m)
+	})
 	each(metricname.RunnerTasks, func(r *Reading, m *dto.Metric) {
 		v := counterCount(m.GetCounter().GetValue())
 		switch labelValue(m, "outcome") {

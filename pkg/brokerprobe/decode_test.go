@@ -21,7 +21,8 @@ func decodeText(t *testing.T, text string) []Reading {
 }
 
 // What a probe's Collect publishes, read back as text, decodes to the
-// probe's own Stats (less the recent mean, which the text does not carry)
+// probe's own Stats (less the recent mean, which the text does not carry),
+// an unresponsive runner among them,
 // and its task histogram's sum and count.
 func TestDecodeRoundTrip(t *testing.T) {
 	r := newRig(t)
@@ -39,6 +40,8 @@ func TestDecodeRoundTrip(t *testing.T) {
 	relayText(t, launcher, lb, `{"type":"runner:info","name":"launcher-javascript","types":["javascript"]}`)
 	relayText(t, launcher, lb, `{"type":"runner:taskoffer","taskType":"javascript","offerId":"lo","validFor":-1}`)
 
+	open := r.probe.Stats().OffersOpen
+	r.clock.Advance(9 * time.Second) // t3 held in silence past 5 s validity + 2.5 s mean
 	want := r.probe.Stats()
 	got := decodeText(t, metricsText(t, r.probe))
 	if len(got) != 1 {
@@ -48,7 +51,7 @@ func TestDecodeRoundTrip(t *testing.T) {
 	if got[0].Stats != want {
 		t.Errorf("decoded %+v\nwant     %+v", got[0].Stats, want)
 	}
-	if want.Running != 1 || want.TasksDone != 1 || want.TasksFailed != 1 || want.OffersOpen != 1 || want.LauncherConnections != 1 {
+	if want.Running != 1 || want.TasksDone != 1 || want.TasksFailed != 1 || open != 1 || want.LauncherConnections != 1 || want.Unresponsive != 1 {
 		t.Errorf("the rig did not reach the figures it sets up: %+v", want)
 	}
 	g := got[0]

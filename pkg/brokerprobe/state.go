@@ -28,6 +28,9 @@ const (
 	// maxAcceptTimeouts is n8n's MAX_CONSECUTIVE_ACCEPT_TIMEOUTS: at that many
 	// in a row the broker reports the runner unresponsive and closes it.
 	maxAcceptTimeouts = 3
+	// maxValidFor caps an offer's validFor (ms): n8n's offers last about
+	// 5 s, and a hostile value must not overflow a time.Duration.
+	maxValidFor = int64(time.Hour / time.Millisecond)
 )
 
 // connState follows one runner↔broker connection. It is updated by the
@@ -50,6 +53,8 @@ type connState struct {
 	burst    int                  // size of the first run of back-to-back offers
 	burstEnd bool
 	lastOff  time.Time
+	heard    time.Time     // the runner's last message
+	validity time.Duration // the longest validFor of its offers
 	tally    *tally
 }
 
@@ -57,6 +62,7 @@ func newConnState(id string, now time.Time, t *tally) *connState {
 	return &connState{
 		id:      truncate(id, maxNameLen),
 		opened:  now,
+		heard:   now,
 		offers:  newOpenOffers(),
 		pending: map[string]struct{}{},
 		running: map[string]time.Time{},
@@ -77,6 +83,7 @@ func (c *connState) apply(f frame, dir int, now time.Time) {
 func (c *connState) fromRunner(f frame, now time.Time) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	c.heard = now
 	if f.Type != msgOffer && c.burst > 0 {
 		c.burstEnd = true
 	}
@@ -204,7 +211,9 @@ func (c *connState) offer(f frame, now time.Time) {
 	}
 	var expiry time.Time // zero: never expires
 	if !f.HasValidFor || f.ValidFor >= 0 {
-		expiry = now.Add(time.Duration(f.ValidFor) * time.Millisecond)
+		valid := time.Duration(min(f.ValidFor, maxValidFor)) * time.Millisecond
+		expiry = now.Add(valid)
+		c.validity = max(c.validity, valid)
 	}
 	c.offers.add(f.OfferID, expiry)
 	c.notePeak(now)
@@ -246,8 +255,22 @@ type ConnInfo struct {
 	Draining      bool // the broker sent broker:drain
 	Uptime        time.Duration
 	Running       int
+	Pending       int // accepted by the broker, not yet answered by the runner
 	OffersOpen    int
 	InferredLimit int
+	Silent        time.Duration // since the runner's last message
+	OfferValidity time.Duration // the longest validFor of its offers
+}
+
+// Unresponsive reports whether a runner holding work has sent nothing for
+// longer than its offer validity plus the task time: a runner with a free
+// slot renews its offers within the validity, and a runner whose slots
+// are all busy ends a task within about the task time, so a live one is
+// never silent that long. A frozen or paused process, or one whose event
+// loop is blocked, is. A task much longer than the recent mean can also
+// read as unresponsive while it runs.
+func (c ConnInfo) Unresponsive(taskTime time.Duration) bool {
+	return !c.Launcher && c.Running+c.Pending > 0 && c.Silent > c.OfferValidity+taskTime
 }
 
 func (c *connState) info(now time.Time) ConnInfo {
@@ -262,7 +285,10 @@ func (c *connState) info(now time.Time) ConnInfo {
 		Draining:      c.draining,
 		Uptime:        now.Sub(c.opened),
 		Running:       len(c.running),
+		Pending:       len(c.pending),
 		OffersOpen:    c.offers.len(),
 		InferredLimit: max(c.peak, c.burst),
+		Silent:        now.Sub(c.heard),
+		OfferValidity: c.validity,
 	}
 }

@@ -157,6 +157,7 @@ func (c *Collector) Gather(ctx context.Context) *Report {
 	c.measureRunnerTime(r)
 	c.evaluate(r)
 	c.measureTaskWait(r)
+	c.judgeRunners(r)
 	c.bound(r)
 	c.logDown(r)
 	return r

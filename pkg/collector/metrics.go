@@ -29,6 +29,7 @@ var (
 	workerTaskWait    = desc(metricname.WorkerTaskRequestWait, "Time a Code task's request waits inside the worker for a runner slot: queue mode, the requests its worst worker holds past the runner capacity × task time ÷ capacity, now; regular mode, the mean of the last 30 s by Little's law on n8n's execution histogram. Absent until measured.", "worker")
 	clusterEffective  = desc(metricname.ClusterEffectiveConcurrency, "Sum of the workers' effective concurrency.")
 	clusterCeiling    = desc(metricname.ClusterCeiling, "Executions per second the cluster can complete: the minimum over every resource, slots and CPU alike (the slots alone until a CPU demand is measured).")
+	workerRunnerState = desc(metricname.WorkerRunnerState, "1 for the state of the worker's runners, 0 for the others: ok; at_capacity (every runner slot busy and task requests wait); no_runner (no runner serves its broker: none in the topology, or none connected through the probes in front of them); unresponsive (a runner behind a probe holds tasks and has sent nothing for longer than its offer validity plus the task time; needs a probe).", "worker", "state")
 	clusterNoRunner   = desc(metricname.ClusterWorkersWithoutRunner, "Workers whose Code tasks no runner serves.")
 	serviceTime       = desc(metricname.ServiceTime, "Time one execution holds a slot, per stage (job = worker, task = runner) and source.", "stage", "source")
 	serviceTimeUsed   = desc(metricname.ServiceTimeUsed, "1 for the source whose service time the ceiling uses, per stage.", "stage", "source")
@@ -44,7 +45,7 @@ var (
 )
 
 var allDescs = []*prometheus.Desc{workerConcurrency, runnerLimit, workerRunnerCap, workerEffective, workerBottleneck,
-	workerCeiling, workerTaskTimeout, workerTaskWait, clusterEffective, clusterCeiling, clusterNoRunner, serviceTime, serviceTimeUsed, memWorkingSet,
+	workerCeiling, workerTaskTimeout, workerTaskWait, workerRunnerState, clusterEffective, clusterCeiling, clusterNoRunner, serviceTime, serviceTimeUsed, memWorkingSet,
 	memRSS, memLimit, oomKilled, oomKills, restarts, queueJobs, sourceUp, sourceDuration, containerInfo}
 
 // Describe sends the fixed descriptors.
@@ -107,6 +108,11 @@ func emitTopology(r *Report, ch chan<- prometheus.Metric) {
 		}
 		for _, a := range w.Runners {
 			knownGauge(ch, runnerLimit, a.Runner.Settings.RunnerLimit, a.Runner.Name, name)
+		}
+	}
+	for _, w := range r.Runners {
+		for _, s := range runnerStates {
+			gauge(ch, workerRunnerState, b2f(w.State == s), w.Worker, string(s))
 		}
 	}
 	for _, m := range r.Topology.Manual {

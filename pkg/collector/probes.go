@@ -52,15 +52,31 @@ func (c *Collector) pair(ps []topology.Process) topology.Topology {
 	return topology.Pair(all)
 }
 
-// probeStats are the figures of the in-process probes and of the probe
-// sidecars read in the last scrape.
-func (c *Collector) probeStats() []ProbeStats {
-	var out []ProbeStats
+// routeStats is one probe route's figures: the probe process that serves
+// it (its topology name) and the route's label (its probe label).
+type routeStats struct {
+	probe, route string
+	stats        ProbeStats
+}
+
+// routes are the figures of the in-process probes and of the probe
+// sidecars read last, by route.
+func (c *Collector) routes() []routeStats {
+	var out []routeStats
 	for _, p := range c.cfg.Probes {
-		out = append(out, p.Stats)
+		out = append(out, routeStats{probe: p.Config.Name, route: p.Config.Name, stats: p.Stats})
 	}
 	if c.remote != nil {
 		out = append(out, c.remote.stats()...)
+	}
+	return out
+}
+
+// probeStats are the figures of every probe route.
+func (c *Collector) probeStats() []ProbeStats {
+	var out []ProbeStats
+	for _, r := range c.routes() {
+		out = append(out, r.stats)
 	}
 	return out
 }

@@ -47,7 +47,7 @@ type remoteProbes struct {
 	mu      sync.Mutex
 	targets []probeTarget           // from the last discovery
 	source  *SourceResult           // the last read's "probes" source; nil: no target
-	current []ProbeStats            // the last read's, for the sampler's gate
+	current []routeStats            // the last read's, for the sampler's gate and the runner state
 	history map[string][]taskSample // by probe key, oldest first
 }
 
@@ -152,14 +152,14 @@ func (rp *remoteProbes) sample(ctx context.Context, timeout time.Duration, now t
 		}
 		return summarize(failed, len(targets))
 	})
-	var cur []ProbeStats
+	var cur []routeStats
 	keys := map[string]bool{}
 	for i, readings := range stats {
 		for _, rd := range readings {
 			key := targets[i].process.ID + "|" + rd.Name
 			keys[key] = true
 			rd.RecentTaskMean, rd.RecentTaskCount = rp.recent(key, rd.TaskSum, rd.TaskCount, now)
-			cur = append(cur, fixedStats(rd.Stats))
+			cur = append(cur, routeStats{probe: targets[i].process.Name, route: rd.Name, stats: fixedStats(rd.Stats)})
 		}
 	}
 	rp.set(cur, keys, &src)
@@ -167,7 +167,7 @@ func (rp *remoteProbes) sample(ctx context.Context, timeout time.Duration, now t
 
 // set keeps this read's figures and source, and forgets the task history
 // of probes no longer seen (nil keys: all).
-func (rp *remoteProbes) set(cur []ProbeStats, keys map[string]bool, src *SourceResult) {
+func (rp *remoteProbes) set(cur []routeStats, keys map[string]bool, src *SourceResult) {
 	rp.mu.Lock()
 	defer rp.mu.Unlock()
 	rp.current, rp.source = cur, src
@@ -178,7 +178,7 @@ func (rp *remoteProbes) set(cur []ProbeStats, keys map[string]bool, src *SourceR
 	}
 }
 
-func (rp *remoteProbes) stats() []ProbeStats {
+func (rp *remoteProbes) stats() []routeStats {
 	rp.mu.Lock()
 	defer rp.mu.Unlock()
 	return rp.current

@@ -61,6 +61,7 @@ type Report struct {
 	Used       map[Stage]ServiceTime // stage → the measurement the model used
 	Skipped    []string              // measurements left out this scrape, and why
 	Wait       *TaskWait             // task requests' wait for a runner slot; nil unmeasured
+	Runners    []WorkerRunners       // each production worker's runner state, in Topology.Workers' order
 	Verdict    *capacity.Verdict     // nil without workers
 	VerdictErr string
 	// Bounds is the bound analysis over slots and CPU (nil without a

@@ -68,8 +68,14 @@ func waitLine(r *Report) string {
 	if t := timeouts(r); t != "" {
 		line += "; n8n fails one at " + t + " (N8N_RUNNERS_TASK_REQUEST_TIMEOUT)"
 	}
-	return line + ": " + r.Wait.Note + "; a failure is predicted from it, not counted"
+	return line + ": " + r.Wait.Note + "; a failure is predicted from it, not counted (" + uncounted + ")"
 }
+
+// uncounted says why no timed-out request is counted: n8n emits its
+// runner-task-requested event (n8n.runner.task.requested, the event-bus
+// metric) once a runner has taken the task, so a request that times out
+// waiting for one is in no counter of n8n's (2.23.2 to 2.41.1).
+const uncounted = "n8n counts none: its n8n.runner.task.requested event fires only once a runner has taken the task"
 
 // timeouts is the production workers' request timeout, "60 s" when they
 // share it, else each worker's, e.g. "60 s on w1, 8 s on w2".

@@ -17,10 +17,11 @@ import (
 func Verdict(r *Report) []string {
 	lines := []string{shapeLine(r.Topology)}
 	if r.Verdict == nil {
+		why := "no n8n worker or regular-mode main found"
 		if r.VerdictErr != "" {
-			return append(append(lines, "no verdict: "+r.VerdictErr), roleLines(r.Topology)...)
+			why = "no verdict: " + r.VerdictErr
 		}
-		return append(append(lines, "no n8n worker or regular-mode main found"), roleLines(r.Topology)...)
+		return append(append(append(lines, why), runnerLines(r)...), roleLines(r.Topology)...)
 	}
 	for i, w := range r.Verdict.Workers {
 		lines = append(lines, workerLine(w, r.Topology.Workers[i], r.Verdict.Service))
@@ -37,6 +38,7 @@ func Verdict(r *Report) []string {
 	if w := waitLine(r); w != "" {
 		lines = append(lines, w)
 	}
+	lines = append(lines, runnerLines(r)...)
 	if s := stealLine(r); s != "" {
 		lines = append(lines, s)
 	}

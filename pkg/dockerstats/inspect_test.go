@@ -47,7 +47,7 @@ func TestFromInspectLabFixtures(t *testing.T) {
 		}
 	}
 	p, _ := FromInspect(loadInspect(t, "inspect-lab-probe-1.json"))
-	route := topology.Route{Listen: topology.Endpoint{Host: "127.0.0.1", Port: 5711}, Upstream: topology.Endpoint{Host: "127.0.0.1", Port: 5689}}
+	route := topology.Route{Listen: topology.Endpoint{Host: "127.0.0.1", Port: 5711}, Upstream: topology.Endpoint{Host: "127.0.0.1", Port: 5689}, Name: "runner-1"}
 	if r := p.Settings.Routes.Value; len(r) != 1 || r[0] != route {
 		t.Errorf("probe routes %+v, want %+v", r, route)
 	}

@@ -16,6 +16,7 @@ const (
 	WorkerCeiling               = "n8n_worker_ceiling_executions_per_second"
 	WorkerTaskRequestTimeout    = "n8n_worker_task_request_timeout_seconds"
 	WorkerTaskRequestWait       = "n8n_worker_task_request_wait_seconds"
+	WorkerRunnerState           = "n8n_worker_runner_state"
 	ClusterEffectiveConcurrency = "n8n_cluster_effective_concurrency"
 	ClusterCeiling              = "n8n_cluster_ceiling_executions_per_second"
 	ClusterWorkersWithoutRunner = "n8n_cluster_workers_without_runner"
@@ -53,17 +54,18 @@ const BuildInfo = "n8n_exporter_build_info"
 // The broker probe's metrics (pkg/brokerprobe), served on the exporter's
 // /metrics or a probe sidecar's.
 const (
-	RunnerTasksRunning           = "n8n_runner_tasks_running"
-	RunnerOffersOpen             = "n8n_runner_offers_open"
-	RunnerInferredMaxConcurrency = "n8n_runner_inferred_max_concurrency"
-	RunnerConnections            = "n8n_runner_connections"
-	RunnerTasks                  = "n8n_runner_tasks_total"
-	RunnerTaskRejections         = "n8n_runner_task_rejections_total"
-	RunnerTaskDuration           = "n8n_runner_task_duration_seconds"
-	RunnerFrames                 = "n8n_runner_frames_total"
-	RunnerFrameParseErrors       = "n8n_runner_frame_parse_errors_total"
-	RunnerUnresponsiveCloses     = "n8n_runner_unresponsive_closes_total"
-	RunnerDrains                 = "n8n_runner_drains_total"
+	RunnerTasksRunning            = "n8n_runner_tasks_running"
+	RunnerOffersOpen              = "n8n_runner_offers_open"
+	RunnerInferredMaxConcurrency  = "n8n_runner_inferred_max_concurrency"
+	RunnerConnections             = "n8n_runner_connections"
+	RunnerUnresponsiveConnections = "n8n_runner_unresponsive_connections"
+	RunnerTasks                   = "n8n_runner_tasks_total"
+	RunnerTaskRejections          = "n8n_runner_task_rejections_total"
+	RunnerTaskDuration            = "n8n_runner_task_duration_seconds"
+	RunnerFrames                  = "n8n_runner_frames_total"
+	RunnerFrameParseErrors        = "n8n_runner_frame_parse_errors_total"
+	RunnerUnresponsiveCloses      = "n8n_runner_unresponsive_closes_total"
+	RunnerDrains                  = "n8n_runner_drains_total"
 )
 
 // loadctl's live metrics during a sweep (pkg/loadgen/prom). They use the
@@ -89,7 +91,7 @@ const (
 // Exporter lists the names the exporter's collector emits.
 func Exporter() []string {
 	return []string{WorkerConcurrency, RunnerMaxConcurrency, WorkerRunnerCapacity, WorkerEffectiveConcurrency,
-		WorkerBottleneck, WorkerCeiling, WorkerTaskRequestTimeout, WorkerTaskRequestWait, ClusterEffectiveConcurrency, ClusterCeiling, ClusterWorkersWithoutRunner,
+		WorkerBottleneck, WorkerCeiling, WorkerTaskRequestTimeout, WorkerTaskRequestWait, WorkerRunnerState, ClusterEffectiveConcurrency, ClusterCeiling, ClusterWorkersWithoutRunner,
 		ServiceTime, ServiceTimeUsed, ContainerWorkingSet, ContainerRSS, ContainerMemoryLimit, ContainerOOMKilled,
 		ContainerOOMKills, ContainerRestarts, QueueJobs, SourceUp, SourceDuration, InspectErrors, ContainerInfo,
 		ResourceDemand, ResourceServers, ResourceCeiling, ClusterBottleneck, ClusterExecutions, ExecutionsSource}
@@ -98,7 +100,7 @@ func Exporter() []string {
 // Probe lists the names a broker probe emits.
 func Probe() []string {
 	return []string{RunnerTasksRunning, RunnerOffersOpen, RunnerInferredMaxConcurrency, RunnerConnections,
-		RunnerTasks, RunnerTaskRejections, RunnerTaskDuration, RunnerFrames, RunnerFrameParseErrors,
+		RunnerUnresponsiveConnections, RunnerTasks, RunnerTaskRejections, RunnerTaskDuration, RunnerFrames, RunnerFrameParseErrors,
 		RunnerUnresponsiveCloses, RunnerDrains}
 }
 

@@ -17,6 +17,7 @@ var whitelist = map[string]bool{
 	"N8N_PORT":                             true,
 	"PROBE_LISTEN":                         true,
 	"PROBE_UPSTREAM":                       true,
+	"PROBE_NAME":                           true,
 	"EXPORTER_LISTEN":                      true,
 }
 

@@ -23,7 +23,7 @@ func InProcessProbe(name, listen, upstream string) (Process, error) {
 		return Process{}, errors.New("probe " + name + ": PROBE_UPSTREAM is not a URL with a host")
 	}
 	return Process{ID: InProcessPrefix + name, Name: name, Role: RoleProbe, Net: Network{Host: true},
-		Settings: Settings{Routes: Of([]Route{{Listen: l, Upstream: u.Endpoint}})}}, nil
+		Settings: Settings{Routes: Of([]Route{{Listen: l, Upstream: u.Endpoint, Name: name}})}}, nil
 }
 
 // ListensOn reports whether a discovered probe among ps already has a

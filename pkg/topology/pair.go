@@ -36,9 +36,10 @@ type Attachment struct {
 	Runner Process
 	Via    string // how the broker was reached: a Via… constant; "" when none was
 	// Probe is the probe the runner dials in front of its broker ("" when
-	// none), and ProbeVia how its broker URI reached that probe.
-	Probe, ProbeVia string
-	Target          string // its main's or worker's instance name; for an unpaired runner, what its broker URI reaches
+	// none), ProbeRoute the label of that probe's route (PROBE_NAME; "" when
+	// unknown), and ProbeVia how its broker URI reached that probe.
+	Probe, ProbeRoute, ProbeVia string
+	Target                      string // its main's or worker's instance name; for an unpaired runner, what its broker URI reaches
 }
 
 // Route says how the runner reaches its broker: Via, or through a probe
@@ -110,7 +111,7 @@ func (t *Topology) attach(r Process, brokers []Process) {
 	}
 	from, ep, a := r, r.Settings.Broker.Value, Attachment{Runner: r}
 	if p, route, via, ok := t.viaProbe(r); ok {
-		from, ep, a.Probe, a.ProbeVia = p, route.Upstream, p.Name, via
+		from, ep, a.Probe, a.ProbeRoute, a.ProbeVia = p, route.Upstream, p.Name, route.Name, via
 	}
 	for _, b := range brokers {
 		via, ok := reaches(from, ep, b, b.Settings.BrokerPort.Value)

@@ -55,7 +55,7 @@ func runnersOf(t Topology, worker string) []string {
 func TestPairLabHostNetwork(t *testing.T) {
 	main := container("n8n-lab-main", RoleMain, true)
 	main.Settings.BrokerPort = Of(5679)
-	probe := probe(container("n8n-lab-probe-1", RoleProbe, true), Route{Listen: ep("127.0.0.1", 5711), Upstream: ep("127.0.0.1", 5699)})
+	probe := probe(container("n8n-lab-probe-1", RoleProbe, true), Route{Listen: ep("127.0.0.1", 5711), Upstream: ep("127.0.0.1", 5699), Name: "runner-2-1"})
 	top := Pair([]Process{
 		hostRunner("n8n-lab-runner-1-1", "127.0.0.1", 5689, 10),
 		hostRunner("n8n-lab-runner-1-2", "localhost", 5689, 5),
@@ -75,6 +75,9 @@ func TestPairLabHostNetwork(t *testing.T) {
 	}
 	if got := strings.Join(runnersOf(top, "n8n-lab-worker-2"), ","); got != "n8n-lab-runner-2-1/probe n8n-lab-probe-1 (host-port) → host-port" {
 		t.Errorf("worker-2 runners: %s", got)
+	}
+	if a := top.Workers[1].Runners[0]; a.ProbeRoute != "runner-2-1" {
+		t.Errorf("worker-2's runner reaches probe route %q, want the route's label runner-2-1", a.ProbeRoute)
 	}
 	if got := runnersOf(top, "n8n-lab-worker-3"); len(got) != 0 {
 		t.Errorf("worker-3 should have no runner, got %v", got)
@@ -162,6 +165,9 @@ func TestPairInProcessProbe(t *testing.T) {
 	top := Pair([]Process{hostWorker("w1", 5689, 15), hostRunner("r", "127.0.0.1", 5711, 2), p})
 	if got := strings.Join(runnersOf(top, "w1"), ","); got != "r/probe runner-1-1 (host-port) → host-port" {
 		t.Errorf("runners of w1: %q", got)
+	}
+	if a := top.Workers[0].Runners[0]; a.Probe != "runner-1-1" || a.ProbeRoute != "runner-1-1" {
+		t.Errorf("in-process probe and route %q %q, want runner-1-1 for both", a.Probe, a.ProbeRoute)
 	}
 	for _, bad := range [][2]string{{"nohostport", "http://127.0.0.1:5689"}, {"127.0.0.1:5711", "::"}} {
 		if _, err := InProcessProbe("x", bad[0], bad[1]); err == nil {

@@ -211,7 +211,29 @@ func (r *reader) probeRoutes() Setting[[]Route] {
 		r.problem(err.Error())
 		return Setting[[]Route]{}
 	}
-	return Of(route.Routes(entries))
+	routes := route.Routes(entries)
+	if names, why := r.probeNames(len(routes)); why == "" {
+		for i := range routes {
+			routes[i].Name = names[i]
+		}
+	}
+	return Of(routes)
+}
+
+// probeNames reads PROBE_NAME for n routes, as the probe labels them; a
+// value that cannot be read, or that the probe refuses, leaves them unnamed
+// (a reason), and the runners' figures then count for no worker.
+func (r *reader) probeNames(n int) ([]string, string) {
+	v, _, why := r.env.lookup(route.NameVar)
+	if why != "" {
+		return nil, why
+	}
+	names, err := route.Names(v, n)
+	if err != nil {
+		r.problem(err.Error())
+		return nil, err.Error()
+	}
+	return names, ""
 }
 
 // metricsPort reads the port of a probe's EXPORTER_LISTEN (default :9810).

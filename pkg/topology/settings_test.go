@@ -81,11 +81,21 @@ func TestProbeRoutes(t *testing.T) {
 	s := parsed("PROBE_LISTEN=127.0.0.1:5711, :5712", "PROBE_UPSTREAM=http://127.0.0.1:5689,http://n8n-worker-2:5679")
 	got := s.probeRoutes().Value
 	want := []Route{
-		{Listen: ep("127.0.0.1", 5711), Upstream: ep("127.0.0.1", 5689)},
-		{Listen: ep("0.0.0.0", 5712), Upstream: ep("n8n-worker-2", 5679)},
+		{Listen: ep("127.0.0.1", 5711), Upstream: ep("127.0.0.1", 5689), Name: "probe-1"},
+		{Listen: ep("0.0.0.0", 5712), Upstream: ep("n8n-worker-2", 5679), Name: "probe-2"},
 	}
 	if len(got) != 2 || got[0] != want[0] || got[1] != want[1] || len(s.problems) != 0 {
 		t.Fatalf("got %+v problems %v", got, s.problems)
+	}
+	// PROBE_NAME labels them as the probe does; a count the probe refuses
+	// leaves them unnamed, with the problem.
+	s = parsed("PROBE_LISTEN=:5711,:5712", "PROBE_UPSTREAM=http://w1:5679,http://w2:5679", "PROBE_NAME=w1, w2")
+	if got := s.probeRoutes().Value; len(got) != 2 || got[0].Name != "w1" || got[1].Name != "w2" {
+		t.Errorf("PROBE_NAME=w1, w2: %+v", got)
+	}
+	s = parsed("PROBE_LISTEN=:5711,:5712", "PROBE_UPSTREAM=http://w1:5679,http://w2:5679", "PROBE_NAME=w1")
+	if got := s.probeRoutes().Value; len(got) != 2 || got[0].Name != "" || len(s.problems) != 1 || !strings.HasPrefix(s.problems[0], "PROBE_NAME") {
+		t.Errorf("PROBE_NAME=w1 for two routes: %+v %v", got, s.problems)
 	}
 	// The probe refuses to start on lists it cannot pair, so they give no
 	// route; the problem names the variable.

@@ -1,6 +1,9 @@
 package route
 
-import "strings"
+import (
+	"strconv"
+	"strings"
+)
 
 // Split splits variable's comma list and trims blanks around entries. An
 // empty or all-blank value has no entries. An empty entry (",," or a
@@ -17,4 +20,24 @@ func Split(variable, value string) ([]string, error) {
 		}
 	}
 	return parts, nil
+}
+
+// Names reads PROBE_NAME for n routes: a name for each, by position, or,
+// when it is empty, probe-1, probe-2, … The probe labels its metrics with
+// them.
+func Names(value string, n int) ([]string, error) {
+	names, err := Split(NameVar, value)
+	switch {
+	case err != nil:
+		return nil, err
+	case n == 0 && len(names) > 0:
+		return nil, &Error{Var: ListenVar, Reason: "empty, but " + NameVar + " is set"}
+	case len(names) == 0:
+		for i := range n {
+			names = append(names, "probe-"+strconv.Itoa(i+1))
+		}
+	case len(names) != n:
+		return nil, &Error{Var: NameVar, Reason: strconv.Itoa(len(names)) + " entries, but " + ListenVar + " has " + strconv.Itoa(n)}
+	}
+	return names, nil
 }

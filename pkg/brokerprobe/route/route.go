@@ -31,6 +31,7 @@ func (e Endpoint) String() string {
 type Route struct {
 	Listen   Endpoint
 	Upstream Endpoint
+	Name     string // the probe label (PROBE_NAME) when known
 }
 
 // Entry is one position of the two lists: the text as written (trimmed)

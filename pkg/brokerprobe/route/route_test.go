@@ -10,9 +10,9 @@ import (
 func TestParse(t *testing.T) {
 	got, err := Parse("127.0.0.1:5711, :5712,[::1]:5713", "http://127.0.0.1:5689,http://N8N-Worker-2:5679/, https://w3")
 	want := []Entry{
-		{"127.0.0.1:5711", "http://127.0.0.1:5689", Route{Endpoint{"127.0.0.1", 5711}, Endpoint{"127.0.0.1", 5689}}},
-		{":5712", "http://N8N-Worker-2:5679/", Route{Endpoint{"0.0.0.0", 5712}, Endpoint{"n8n-worker-2", 5679}}},
-		{"[::1]:5713", "https://w3", Route{Endpoint{"::1", 5713}, Endpoint{"w3", 443}}},
+		{"127.0.0.1:5711", "http://127.0.0.1:5689", Route{Endpoint{"127.0.0.1", 5711}, Endpoint{"127.0.0.1", 5689}, ""}},
+		{":5712", "http://N8N-Worker-2:5679/", Route{Endpoint{"0.0.0.0", 5712}, Endpoint{"n8n-worker-2", 5679}, ""}},
+		{"[::1]:5713", "https://w3", Route{Endpoint{"::1", 5713}, Endpoint{"w3", 443}, ""}},
 	}
 	if err != nil || !reflect.DeepEqual(got, want) {
 		t.Fatalf("got %+v, %v", got, err)
@@ -101,5 +101,35 @@ func TestEndpointString(t *testing.T) {
 	}
 	if s := (Endpoint{"n8n-worker", 5679}).String(); s != "n8n-worker:5679" {
 		t.Errorf("name: %s", s)
+	}
+}
+
+// PROBE_NAME names the routes by position, or defaults to probe-1, …; a
+// count that differs from PROBE_LISTEN's, or names without routes, is
+// refused as the probe refuses it.
+func TestNames(t *testing.T) {
+	for _, c := range []struct {
+		value string
+		n     int
+		want  []string
+		err   string
+	}{
+		{"", 2, []string{"probe-1", "probe-2"}, ""},
+		{" w1 ,w2", 2, []string{"w1", "w2"}, ""},
+		{"", 0, nil, ""},
+		{"w1", 2, nil, "PROBE_NAME: 1 entries, but PROBE_LISTEN has 2"},
+		{"w1", 0, nil, "PROBE_LISTEN: empty, but PROBE_NAME is set"},
+		{"w1,", 1, nil, "PROBE_NAME entry 2: empty"},
+	} {
+		got, err := Names(c.value, c.n)
+		if c.err != "" {
+			if err == nil || err.Error() != c.err {
+				t.Errorf("Names(%q, %d): error %v, want %q", c.value, c.n, err, c.err)
+			}
+			continue
+		}
+		if err != nil || !reflect.DeepEqual(got, c.want) {
+			t.Errorf("Names(%q, %d) = %q, %v; want %q", c.value, c.n, got, err, c.want)
+		}
 	}
 }

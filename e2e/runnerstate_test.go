@@ -1,0 +1,150 @@
+package e2e
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/n8n-ceiling/n8n-ceiling/e2e/lab"
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/collector"
+)
+
+// The lab's one runner, behind the exporter's in-process probe.
+const labRunner = "n8n-lab-runner-1-1"
+
+// stateReading is the worker's runner state as one scrape published it.
+type stateReading struct {
+	at    time.Time
+	state string
+}
+
+type stateReadings []stateReading
+
+// first is when state was first read (zero: never).
+func (rs stateReadings) first(state string) time.Time {
+	for _, r := range rs {
+		if r.state == state {
+			return r.at
+		}
+	}
+	return time.Time{}
+}
+
+// since are the readings at or after t.
+func (rs stateReadings) since(t time.Time) stateReadings {
+	for i, r := range rs {
+		if !r.at.Before(t) {
+			return rs[i:]
+		}
+	}
+	return nil
+}
+
+// pollState reads n8n_worker_runner_state every interval until ctx ends,
+// and sends the readings: the state whose series is 1, stamped when the
+// scrape answered.
+func pollState(ctx context.Context, metrics string, every time.Duration) <-chan stateReadings {
+	out := make(chan stateReadings, 1)
+	go func() {
+		var got stateReadings
+		defer func() { out <- got }()
+		tick := time.NewTicker(every)
+		defer tick.Stop()
+		for {
+			if s, err := fetchScrape(metrics); err == nil {
+				for _, x := range s.find("n8n_worker_runner_state") {
+					if x.value == 1 {
+						got = append(got, stateReading{at: time.Now(), state: x.labels["state"]})
+					}
+				}
+			}
+			select {
+			case <-ctx.Done():
+				return
+			case <-tick.C:
+			}
+		}
+	}()
+	return out
+}
+
+// underLoad runs 2 closed-loop VUs of 1 s Code tasks until the returned
+// stop is called: one runs while the other waits for the one slot.
+func underLoad(webhook string) (stop func()) {
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		lab.ClosedLoop(ctx, webhook, lab.BenchBody(1000, 0), 2, 0, 5*time.Minute)
+	}()
+	return func() { cancel(); <-done }
+}
+
+// runnerFrozen: the runner's container is paused (its processes frozen,
+// its websocket still open) while it runs a task. The probe sees a
+// connected runner holding work that sends nothing, so the state is
+// unresponsive once the silence passes its offer validity (n8n: 5 to
+// 5.5 s) plus the 1 s task time, before a request sent at the freeze could
+// time out (8 s), and it never reads no_runner.
+func runnerFrozen(t *testing.T, metrics, webhook string) {
+	const timeout = 8 * time.Second
+	time.Sleep(timeout + 2*time.Second) // the 6-VU requests end or time out
+	stop := underLoad(webhook)
+	defer stop()
+	time.Sleep(35 * time.Second) // the probe's 30 s task mean holds only 1 s tasks
+	ctx, cancel := context.WithCancel(context.Background())
+	states := pollState(ctx, metrics, 250*time.Millisecond)
+	time.Sleep(2 * time.Second)
+	docker(t, "pause", labRunner)
+	frozen := time.Now()
+	unpaused := false
+	defer func() {
+		if !unpaused {
+			docker(t, "unpause", labRunner)
+		}
+	}()
+	time.Sleep(timeout + time.Second)
+	docker(t, "unpause", labRunner)
+	unpaused = true
+	cancel()
+	after := (<-states).since(frozen)
+	at := after.first(string(collector.RunnerUnresponsive))
+	t.Logf("frozen: runner state unresponsive %v after the pause", at.Sub(frozen).Round(time.Millisecond))
+	if at.IsZero() || at.Sub(frozen) >= timeout {
+		t.Errorf("paused runner: state %v, want unresponsive within %v of the pause", after, timeout)
+	}
+	if n := after.first(string(collector.RunnerNone)); !n.IsZero() {
+		t.Errorf("paused runner read no_runner %v after the pause: its connection is open", n.Sub(frozen))
+	}
+}
+
+// runnerStopped: the runner's container is stopped under load. Its
+// websocket closes, so the state is no_runner within 5 s, whatever it read
+// before; the runner is started again for the tests after this one.
+func runnerStopped(t *testing.T, metrics, webhook string) {
+	time.Sleep(5 * time.Second) // the frozen task's requests end
+	stop := underLoad(webhook)
+	defer stop()
+	time.Sleep(5 * time.Second)
+	ctx, cancel := context.WithCancel(context.Background())
+	states := pollState(ctx, metrics, 250*time.Millisecond)
+	stopped := time.Now()
+	docker(t, "stop", "-t", "5", labRunner)
+	defer docker(t, "start", labRunner)
+	time.Sleep(6 * time.Second)
+	cancel()
+	after := (<-states).since(stopped)
+	at := after.first(string(collector.RunnerNone))
+	t.Logf("stopped: runner state no_runner %v after docker stop began", at.Sub(stopped).Round(time.Millisecond))
+	if at.IsZero() || at.Sub(stopped) > 5*time.Second {
+		t.Errorf("stopped runner: states %v, want no_runner within 5 s", after)
+	}
+	if !at.IsZero() {
+		for _, r := range after.since(at) {
+			if r.state != string(collector.RunnerNone) {
+				t.Errorf("stopped runner read %s %v after the stop, after no_runner", r.state, r.at.Sub(stopped))
+				break
+			}
+		}
+	}
+}

@@ -1,0 +1,131 @@
+package collector
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/brokerprobe"
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/topology"
+)
+
+// RunnerState is why a worker's Code task requests wait, or RunnerOK.
+type RunnerState string
+
+// The states, in the order a worker is judged: the first that holds is
+// its state.
+const (
+	RunnerNone         RunnerState = "no_runner"    // nothing serves its broker
+	RunnerUnresponsive RunnerState = "unresponsive" // a runner holds work in silence
+	RunnerAtCapacity   RunnerState = "at_capacity"  // every slot busy and requests wait
+	RunnerOK           RunnerState = "ok"
+)
+
+// runnerStates lists every state, for the metric's one series per state.
+var runnerStates = []RunnerState{RunnerOK, RunnerAtCapacity, RunnerNone, RunnerUnresponsive}
+
+// WorkerRunners is one production worker's runner state and its evidence.
+type WorkerRunners struct {
+	Worker string // the worker's instance name
+	State  RunnerState
+	Why    string // the figures behind a state other than ok
+}
+
+// judgeRunners sets each production worker's runner state from the
+// topology, the probe routes its runners reach their broker through, and
+// the measured wait. Run it after measureTaskWait.
+func (c *Collector) judgeRunners(r *Report) {
+	routes := c.routes()
+	for _, w := range r.Topology.Workers {
+		probes, covered := routesOf(w, routes)
+		r.Runners = append(r.Runners, runnerState(w, probes, covered, r.Wait))
+	}
+}
+
+// routesOf picks the figures of the probe routes w's runners dial, and
+// reports whether every runner of w has one (the probes then see all of
+// its runners).
+func routesOf(w topology.WorkerNode, routes []routeStats) ([]brokerprobe.Stats, bool) {
+	var out []brokerprobe.Stats
+	all := true
+	for _, a := range w.Runners {
+		i := -1
+		for j, rs := range routes {
+			if a.Probe != "" && rs.probe == a.Probe && rs.route == a.ProbeRoute {
+				i = j
+				break
+			}
+		}
+		if i < 0 {
+			all = false
+			continue
+		}
+		out = append(out, routes[i].stats.Stats())
+	}
+	return out, all
+}
+
+// runnerState judges one worker. Without a runner in the topology, or
+// with probes in front of all its runners and no connection through them,
+// it has none. A probed runner silent while it holds work is unresponsive
+// (brokerprobe.ConnInfo.Unresponsive). Requests that wait while every
+// probed slot is busy, or, unprobed, while the jobs held pass the runner
+// capacity, mean it is at capacity.
+func runnerState(w topology.WorkerNode, probes []brokerprobe.Stats, covered bool, wait *TaskWait) WorkerRunners {
+	out := WorkerRunners{Worker: w.Worker.InstanceName(), State: RunnerOK}
+	var conns, running, limit, silent int
+	for _, s := range probes {
+		conns += s.RunnerConnections + s.LauncherConnections
+		running += s.Running
+		limit += s.InferredLimit
+		silent += s.Unresponsive
+	}
+	waiting := wait != nil && wait.Time > 0
+	switch {
+	case len(w.Runners) == 0:
+		out.State, out.Why = RunnerNone, "no runner reaches its broker"
+	case covered && conns == 0:
+		out.State, out.Why = RunnerNone, "no runner is connected through "+probeNames(w)
+	case silent > 0:
+		out.State, out.Why = RunnerUnresponsive, fmt.Sprintf(
+			"%d runner connection(s) through %s hold tasks and have sent nothing for longer than their offer validity plus the task time", silent, probeNames(w))
+	case waiting && covered && limit > 0 && running >= limit:
+		out.State, out.Why = RunnerAtCapacity, fmt.Sprintf("%d of %d runner slots busy and task requests wait %s", running, limit, seconds(wait.Time))
+	case waiting && !covered:
+		out.State, out.Why = RunnerAtCapacity, "task requests wait "+seconds(wait.Time)+" for a runner slot"
+	}
+	return out
+}
+
+// probeNames lists the probes in front of w's runners, e.g. "probe p1".
+func probeNames(w topology.WorkerNode) string {
+	var names []string
+	for _, a := range w.Runners {
+		if n := "probe " + a.Probe; a.Probe != "" && !slices.Contains(names, n) {
+			names = append(names, n)
+		}
+	}
+	return strings.Join(names, ", ")
+}
+
+// runnerFix is what to do about a state, for the text and the runbook.
+var runnerFix = map[RunnerState]string{
+	RunnerNone: "its Code tasks wait N8N_RUNNERS_TASK_REQUEST_TIMEOUT and then fail; start a runner for it " +
+		"(check the runner's N8N_RUNNERS_TASK_BROKER_URI, its auth token and its logs)",
+	RunnerUnresponsive: "the runner is frozen, paused or blocked, and its tasks fail at the timeout; " +
+		"restart it (n8n closes it only after missed heartbeats, N8N_RUNNERS_HEARTBEAT_INTERVAL)",
+	RunnerAtCapacity: "requests queue for a runner slot; raise N8N_RUNNERS_MAX_CONCURRENCY if the CPU has room, " +
+		"add runners, or lower the worker's --concurrency so jobs wait in Redis rather than for a slot",
+}
+
+// runnerLines says, for each worker whose state is not ok, its state, the
+// evidence and the fix.
+func runnerLines(r *Report) []string {
+	var lines []string
+	for _, w := range r.Runners {
+		if w.State != RunnerOK {
+			lines = append(lines, fmt.Sprintf("runners of %s: %s (%s): %s", w.Worker, w.State, w.Why, runnerFix[w.State]))
+		}
+	}
+	return lines
+}
