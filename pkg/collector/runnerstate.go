@@ -42,25 +42,24 @@ func (c *Collector) judgeRunners(r *Report) {
 	}
 }
 
-// routesOf picks the figures of the probe routes w's runners dial, and
-// reports whether every runner of w has one (the probes then see all of
-// its runners).
+// routesOf picks the figures of the probe routes w's runners dial, each
+// once (two runners may dial one route), and reports whether every runner
+// of w has one (the probes then see all of its runners).
 func routesOf(w topology.WorkerNode, routes []routeStats) ([]brokerprobe.Stats, bool) {
 	var out []brokerprobe.Stats
+	seen := map[int]bool{}
 	all := true
 	for _, a := range w.Runners {
-		i := -1
-		for j, rs := range routes {
-			if a.Probe != "" && rs.probe == a.Probe && rs.route == a.ProbeRoute {
-				i = j
-				break
-			}
-		}
-		if i < 0 {
+		i := slices.IndexFunc(routes, func(rs routeStats) bool {
+			return a.Probe != "" && rs.probe == a.Probe && rs.route == a.ProbeRoute
+		})
+		switch {
+		case i < 0:
 			all = false
-			continue
+		case !seen[i]:
+			seen[i] = true
+			out = append(out, routes[i].stats.Stats())
 		}
-		out = append(out, routes[i].stats.Stats())
 	}
 	return out, all
 }

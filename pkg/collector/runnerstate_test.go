@@ -105,6 +105,11 @@ func TestRoutesOfMatchesProbeAndRoute(t *testing.T) {
 	if _, covered := routesOf(w, routes[:1]); covered {
 		t.Error("covered by another probe's route")
 	}
+	// Two runners dialling one route count its figures once.
+	w.Runners = append(w.Runners, w.Runners[0])
+	if got, covered := routesOf(w, routes); !covered || len(got) != 1 {
+		t.Errorf("two runners on one route: %d readings, covered %v; want 1, true", len(got), covered)
+	}
 }
 
 // seriesText is family name's series as c exposes them, without the
