@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -62,4 +63,9 @@ func TestProbeCountsThroughAcceptTimeouts(t *testing.T) {
 		t.Errorf("inferred max concurrency %v, want 3", got)
 	}
 	figure(t, "accept timeouts seen", "recorded", timeouts, true)
+	// The exporter says what the broker did, with the setting's default.
+	page := get(t, strings.TrimSuffix(must(t, eps, "exporter-metrics"), "metrics"))
+	if timeouts > 0 && !strings.Contains(page, "did not accept within N8N_RUNNERS_TASK_ACCEPT_TIMEOUT (2 s)") {
+		t.Errorf("/ does not name the %v accept timeouts:\n%s", timeouts, page)
+	}
 }

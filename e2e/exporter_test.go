@@ -36,6 +36,7 @@ func TestExporterTopology(t *testing.T) {
 		"n8n_worker_effective_concurrency": 5,
 		// LAB_TASK_REQUEST_TIMEOUT's default, read from the worker's env
 		"n8n_worker_task_request_timeout_seconds": 60,
+		"n8n_worker_task_accept_timeout_seconds":  2,
 	}
 	for name, want := range checks {
 		if got := s.one(t, name, w1...); got != want {

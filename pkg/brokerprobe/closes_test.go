@@ -21,8 +21,17 @@ func acceptTimeouts(t *testing.T, runner, broker *websocket.Conn, first, n int) 
 }
 
 // brokerCloses sends the broker's 1002 close, which n8n sends without a
-// reason, and checks the runner gets it and the runner's answer the broker.
+// reason, checks the runner gets it and the runner's answer the broker,
+// and waits until the probe has no connection left.
 func brokerCloses(t *testing.T, r *rig, runner, broker *websocket.Conn) {
+	t.Helper()
+	brokerClosesOne(t, runner, broker)
+	waitFor(t, "connection closed", func() bool { return len(r.probe.Connections()) == 0 })
+}
+
+// brokerClosesOne sends the broker's 1002 close on one connection and
+// checks both sides get it.
+func brokerClosesOne(t *testing.T, runner, broker *websocket.Conn) {
 	t.Helper()
 	msg := websocket.FormatCloseMessage(websocket.CloseProtocolError, "")
 	if err := broker.WriteControl(websocket.CloseMessage, msg, time.Now().Add(5*time.Second)); err != nil {
@@ -30,7 +39,6 @@ func brokerCloses(t *testing.T, r *rig, runner, broker *websocket.Conn) {
 	}
 	expectClose(t, runner, websocket.CloseProtocolError, "")
 	expectClose(t, broker, websocket.CloseProtocolError, "") // gorilla's runner answers 1002
-	waitFor(t, "connection closed", func() bool { return len(r.probe.Connections()) == 0 })
 }
 
 // A 1002 close from the broker is runner-unresponsive when n8n's 3

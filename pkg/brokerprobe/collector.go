@@ -94,6 +94,11 @@ type Stats struct {
 	TasksFailed                            uint64        // runner:taskerror plus tasks lost with their connection
 	RecentTaskMean                         time.Duration // mean accept→done/error of the tasks that ended in the last 30 s, else in the last 5 min (at most the last 1000); 0 if none
 	RecentTaskCount                        int
+	// The broker's interventions since the probe started: tasks it
+	// cancelled because the runner missed N8N_RUNNERS_TASK_ACCEPT_TIMEOUT,
+	// connections it closed with 1002 (a runner it reports unresponsive),
+	// and connections it told to drain (n8n shutting down).
+	AcceptTimeouts, UnresponsiveCloses, Drains uint64
 }
 
 // Stats returns the probe's current figures.
@@ -113,5 +118,8 @@ func (p *Probe) Stats() Stats {
 		TasksFailed:         p.tally.count(outcomeError) + p.tally.count(outcomeLost),
 		RecentTaskMean:      mean,
 		RecentTaskCount:     count,
+		AcceptTimeouts:      p.tally.count(outcomeAcceptTimeout),
+		UnresponsiveCloses:  p.tally.closed(),
+		Drains:              counterValue(p.tally.drains),
 	}
 }

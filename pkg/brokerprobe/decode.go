@@ -67,7 +67,15 @@ func Decode(fams map[string]*dto.MetricFamily) []Reading {
 			r.TasksDone = capCount(r.TasksDone + v)
 		case "error", "lost":
 			r.TasksFailed = capCount(r.TasksFailed + v)
+		case "accept_timeout":
+			r.AcceptTimeouts = capCount(r.AcceptTimeouts + v)
 		}
+	})
+	each(metricname.RunnerUnresponsiveCloses, func(r *Reading, m *dto.Metric) {
+		r.UnresponsiveCloses = capCount(r.UnresponsiveCloses + counterCount(m.GetCounter().GetValue()))
+	})
+	each(metricname.RunnerDrains, func(r *Reading, m *dto.Metric) {
+		r.Drains = capCount(r.Drains + counterCount(m.GetCounter().GetValue()))
 	})
 	each(metricname.RunnerTaskDuration, func(r *Reading, m *dto.Metric) {
 		h := m.GetHistogram()

@@ -22,8 +22,8 @@ func decodeText(t *testing.T, text string) []Reading {
 
 // What a probe's Collect publishes, read back as text, decodes to the
 // probe's own Stats (less the recent mean, which the text does not carry),
-// an unresponsive runner among them,
-// and its task histogram's sum and count.
+// an unresponsive runner and the broker's accept timeouts, 1002 close and
+// drain among them, and its task histogram's sum and count.
 func TestDecodeRoundTrip(t *testing.T) {
 	r := newRig(t)
 	runner, broker := r.connect(t, "r")
@@ -40,6 +40,13 @@ func TestDecodeRoundTrip(t *testing.T) {
 	relayText(t, launcher, lb, `{"type":"runner:info","name":"launcher-javascript","types":["javascript"]}`)
 	relayText(t, launcher, lb, `{"type":"runner:taskoffer","taskType":"javascript","offerId":"lo","validFor":-1}`)
 
+	// A second runner misses three accepts, drains, and is closed with 1002.
+	other, ob := r.connect(t, "r2")
+	acceptTimeouts(t, other, ob, 10, 3)
+	relayText(t, ob, other, `{"type":"broker:drain"}`)
+	brokerClosesOne(t, other, ob)
+	waitFor(t, "r2 closed", func() bool { return len(r.probe.Connections()) == 2 })
+
 	open := r.probe.Stats().OffersOpen
 	r.clock.Advance(9 * time.Second) // t3 held in silence past 5 s validity + 2.5 s mean
 	want := r.probe.Stats()
@@ -51,7 +58,8 @@ func TestDecodeRoundTrip(t *testing.T) {
 	if got[0].Stats != want {
 		t.Errorf("decoded %+v\nwant     %+v", got[0].Stats, want)
 	}
-	if want.Running != 1 || want.TasksDone != 1 || want.TasksFailed != 1 || open != 1 || want.LauncherConnections != 1 || want.Unresponsive != 1 {
+	if want.Running != 1 || want.TasksDone != 1 || want.TasksFailed != 1 || open != 1 || want.LauncherConnections != 1 || want.Unresponsive != 1 ||
+		want.AcceptTimeouts != 3 || want.UnresponsiveCloses != 1 || want.Drains != 1 {
 		t.Errorf("the rig did not reach the figures it sets up: %+v", want)
 	}
 	g := got[0]

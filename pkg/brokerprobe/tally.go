@@ -168,9 +168,21 @@ func (t *tally) finish(o outcome, d time.Duration, now time.Time) {
 }
 
 // count reads an outcome counter.
-func (t *tally) count(o outcome) uint64 {
+func (t *tally) count(o outcome) uint64 { return counterValue(t.outcomes[o]) }
+
+// closed is the broker's 1002 closes, whatever their reason.
+func (t *tally) closed() uint64 {
+	var n uint64
+	for _, c := range t.closes {
+		n += counterValue(c)
+	}
+	return n
+}
+
+// counterValue reads a counter.
+func counterValue(c prometheus.Counter) uint64 {
 	var m dto.Metric
-	_ = t.outcomes[o].Write(&m)
+	_ = c.Write(&m)
 	return uint64(m.GetCounter().GetValue())
 }
 

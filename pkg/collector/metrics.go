@@ -26,6 +26,7 @@ var (
 	workerBottleneck  = desc(metricname.WorkerBottleneck, "1 on the side that limits the worker (runner or worker).", "worker", "component")
 	workerCeiling     = desc(metricname.WorkerCeiling, "min(concurrency / job time, runner capacity / task time).", "worker")
 	workerTaskTimeout = desc(metricname.WorkerTaskRequestTimeout, "N8N_RUNNERS_TASK_REQUEST_TIMEOUT: how long the worker's broker lets a Code task's request wait for a runner slot before the execution fails with \"Task request timed out\".", "worker")
+	workerAccept      = desc(metricname.WorkerTaskAcceptTimeout, "N8N_RUNNERS_TASK_ACCEPT_TIMEOUT: how long the worker's broker waits for a runner to accept a task it offered before it cancels the task (a runner's third miss in a row closes it and aborts its tasks).", "worker")
 	workerTaskWait    = desc(metricname.WorkerTaskRequestWait, "Time a Code task's request waits inside the worker for a runner slot: queue mode, the requests its worst worker holds past the runner capacity × task time ÷ capacity, now; regular mode, the mean of the last 30 s by Little's law on n8n's execution histogram. Absent until measured.", "worker")
 	clusterEffective  = desc(metricname.ClusterEffectiveConcurrency, "Sum of the workers' effective concurrency.")
 	clusterCeiling    = desc(metricname.ClusterCeiling, "Executions per second the cluster can complete: the minimum over every resource, slots and CPU alike (the slots alone until a CPU demand is measured).")
@@ -45,7 +46,7 @@ var (
 )
 
 var allDescs = []*prometheus.Desc{workerConcurrency, runnerLimit, workerRunnerCap, workerEffective, workerBottleneck,
-	workerCeiling, workerTaskTimeout, workerTaskWait, workerRunnerState, clusterEffective, clusterCeiling, clusterNoRunner, serviceTime, serviceTimeUsed, memWorkingSet,
+	workerCeiling, workerTaskTimeout, workerAccept, workerTaskWait, workerRunnerState, clusterEffective, clusterCeiling, clusterNoRunner, serviceTime, serviceTimeUsed, memWorkingSet,
 	memRSS, memLimit, oomKilled, oomKills, restarts, queueJobs, sourceUp, sourceDuration, containerInfo}
 
 // Describe sends the fixed descriptors.
@@ -103,6 +104,7 @@ func emitTopology(r *Report, ch chan<- prometheus.Metric) {
 			knownGauge(ch, workerConcurrency, conc, name)
 		}
 		knownGauge(ch, workerTaskTimeout, w.Worker.Settings.TaskRequestTimeout, name)
+		knownGauge(ch, workerAccept, w.Worker.Settings.TaskAcceptTimeout, name)
 		if r.Wait != nil {
 			gauge(ch, workerTaskWait, r.Wait.Time.Seconds(), name)
 		}

@@ -29,6 +29,11 @@ type WorkerRunners struct {
 	Worker string // the worker's instance name
 	State  RunnerState
 	Why    string // the figures behind a state other than ok
+	// AcceptTimeout is the worker's N8N_RUNNERS_TASK_ACCEPT_TIMEOUT; the
+	// counts are the broker's interventions its probes saw since they
+	// started (brokerprobe.Stats).
+	AcceptTimeout                              topology.Setting[int]
+	AcceptTimeouts, UnresponsiveCloses, Drains uint64
 }
 
 // judgeRunners sets each production worker's runner state from the
@@ -71,13 +76,16 @@ func routesOf(w topology.WorkerNode, routes []routeStats) ([]brokerprobe.Stats, 
 // probed slot is busy, or, unprobed, while the jobs held pass the runner
 // capacity, mean it is at capacity.
 func runnerState(w topology.WorkerNode, probes []brokerprobe.Stats, covered bool, wait *TaskWait) WorkerRunners {
-	out := WorkerRunners{Worker: w.Worker.InstanceName(), State: RunnerOK}
+	out := WorkerRunners{Worker: w.Worker.InstanceName(), State: RunnerOK, AcceptTimeout: w.Worker.Settings.TaskAcceptTimeout}
 	var conns, running, limit, silent int
 	for _, s := range probes {
 		conns += s.RunnerConnections + s.LauncherConnections
 		running += s.Running
 		limit += s.InferredLimit
 		silent += s.Unresponsive
+		out.AcceptTimeouts += s.AcceptTimeouts
+		out.UnresponsiveCloses += s.UnresponsiveCloses
+		out.Drains += s.Drains
 	}
 	waiting := wait != nil && wait.Time > 0
 	switch {
@@ -118,13 +126,55 @@ var runnerFix = map[RunnerState]string{
 }
 
 // runnerLines says, for each worker whose state is not ok, its state, the
-// evidence and the fix.
+// evidence and the fix, and what its broker did to its runners.
 func runnerLines(r *Report) []string {
 	var lines []string
 	for _, w := range r.Runners {
 		if w.State != RunnerOK {
 			lines = append(lines, fmt.Sprintf("runners of %s: %s (%s): %s", w.Worker, w.State, w.Why, runnerFix[w.State]))
 		}
+		if l := brokerLine(w); l != "" {
+			lines = append(lines, l)
+		}
 	}
 	return lines
+}
+
+// acceptFix explains accept timeouts and unresponsive closes, and what to
+// do: a runner answers the broker on its one event loop, and with a slot
+// free it keeps offers open while a task runs.
+const acceptFix = "a runner accepts on its event loop, so a Code task's synchronous work longer than the window " +
+	"makes it miss the tasks it offered, and 3 misses in a row close it and abort its tasks; keep synchronous work under the window, " +
+	"run more runners with N8N_RUNNERS_MAX_CONCURRENCY=1 (a busy runner then offers nothing), or raise N8N_RUNNERS_TASK_ACCEPT_TIMEOUT"
+
+// brokerLine says what w's broker did to its runners since their probes
+// started, or "" when it did nothing.
+func brokerLine(w WorkerRunners) string {
+	var did []string
+	if w.AcceptTimeouts > 0 {
+		did = append(did, fmt.Sprintf("cancelled %d task(s) its runners did not accept within N8N_RUNNERS_TASK_ACCEPT_TIMEOUT (%s)",
+			w.AcceptTimeouts, settingSeconds(w.AcceptTimeout)))
+	}
+	if w.UnresponsiveCloses > 0 {
+		did = append(did, fmt.Sprintf("closed %d runner connection(s) with 1002 (unresponsive, or a missed heartbeat)", w.UnresponsiveCloses))
+	}
+	if w.Drains > 0 {
+		did = append(did, fmt.Sprintf("told %d runner connection(s) to drain (n8n shutting down)", w.Drains))
+	}
+	if len(did) == 0 {
+		return ""
+	}
+	line := fmt.Sprintf("broker of %s, since its probes started: %s", w.Worker, strings.Join(did, "; "))
+	if w.AcceptTimeouts+w.UnresponsiveCloses > 0 {
+		line += ": " + acceptFix
+	}
+	return line
+}
+
+// settingSeconds is a known setting in seconds, or "unknown".
+func settingSeconds(s topology.Setting[int]) string {
+	if !s.Known() {
+		return "unknown"
+	}
+	return fmt.Sprintf("%d s", s.Value)
 }

@@ -60,8 +60,8 @@ func TestRunnerStateJudgesEachCause(t *testing.T) {
 func TestRunnerStateFromProbeRoutes(t *testing.T) {
 	cs := []topology.Process{fixtureProcess(t, "inspect-lab-main.json"), fixtureProcess(t, "inspect-lab-worker-1.json"),
 		labRunner(t, "fx-runner-1-1", "http://127.0.0.1:5711", 2), labRunner(t, "fx-runner-1-2", "http://127.0.0.1:5712", 3)}
-	ok := newFakeProbeStats(brokerprobe.Stats{Name: "runner-1-1", RunnerConnections: 1, InferredLimit: 2})
-	frozen := newFakeProbeStats(brokerprobe.Stats{Name: "runner-1-2", RunnerConnections: 1, Running: 3, InferredLimit: 3, Unresponsive: 1})
+	ok := newFakeProbeStats(brokerprobe.Stats{Name: "runner-1-1", RunnerConnections: 1, InferredLimit: 2, AcceptTimeouts: 4, UnresponsiveCloses: 1})
+	frozen := newFakeProbeStats(brokerprobe.Stats{Name: "runner-1-2", RunnerConnections: 1, Running: 3, InferredLimit: 3, Unresponsive: 1, AcceptTimeouts: 2, Drains: 1})
 	c := New(Config{Probes: labProbes(ok, frozen)})
 	r := &Report{Processes: cs, Topology: c.pair(cs)}
 	c.evaluate(r)
@@ -78,7 +78,13 @@ n8n_worker_runner_state{state="unresponsive",worker="fx-worker-1"} 1
 		t.Errorf("series:\n%s\nwant\n%s", got, want)
 	}
 	hasLines(t, Verdict(r), "runners of fx-worker-1: unresponsive (1 runner connection(s) through probe runner-1-1, probe runner-1-2 hold tasks",
-		"restart it (n8n closes it only after missed heartbeats")
+		"restart it (n8n closes it only after missed heartbeats",
+		// Both probes' broker interventions, summed, with the lab's 2 s default.
+		"broker of fx-worker-1, since its probes started: cancelled 6 task(s) its runners did not accept within N8N_RUNNERS_TASK_ACCEPT_TIMEOUT (2 s); "+
+			"closed 1 runner connection(s) with 1002 (unresponsive, or a missed heartbeat); told 1 runner connection(s) to drain (n8n shutting down): a runner accepts on its event loop")
+	if got := seriesText(t, reportCollector{r}, "n8n_worker_task_accept_timeout_seconds"); got != "n8n_worker_task_accept_timeout_seconds{worker=\"fx-worker-1\"} 2\n" {
+		t.Errorf("accept timeout series %q", got)
+	}
 
 	c = New(Config{Probes: labProbes(newFakeProbeStats(brokerprobe.Stats{}), newFakeProbeStats(brokerprobe.Stats{}))})
 	r = &Report{Processes: cs, Topology: c.pair(cs)}
@@ -87,6 +93,21 @@ n8n_worker_runner_state{state="unresponsive",worker="fx-worker-1"} 1
 		t.Fatalf("runner states %+v, want worker 1 without a runner", r.Runners)
 	}
 	hasLines(t, Verdict(r), "runners of fx-worker-1: no_runner (no runner is connected through probe runner-1-1, probe runner-1-2)")
+	if text := strings.Join(Verdict(r), "\n"); strings.Contains(text, "broker of") {
+		t.Errorf("a broker line without interventions:\n%s", text)
+	}
+}
+
+// Drains alone are news, not trouble: the line gives no fix.
+func TestBrokerLineDrainsOnly(t *testing.T) {
+	w := WorkerRunners{Worker: "w1", Drains: 2, AcceptTimeout: topology.Setting[int]{Unknown: "N8N_RUNNERS_TASK_ACCEPT_TIMEOUT: may come from Secret s"}}
+	if got, want := brokerLine(w), "broker of w1, since its probes started: told 2 runner connection(s) to drain (n8n shutting down)"; got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+	w.AcceptTimeouts = 1
+	if got := brokerLine(w); !strings.Contains(got, "N8N_RUNNERS_TASK_ACCEPT_TIMEOUT (unknown)") || !strings.Contains(got, acceptFix) {
+		t.Errorf("unknown setting: %q", got)
+	}
 }
 
 // A sidecar's figures count for the worker whose runner dials that probe

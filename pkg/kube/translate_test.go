@@ -73,7 +73,8 @@ func TestTranslate(t *testing.T) {
 		cms:  communityConfigMaps(ns),
 		want: []string{"worker n8n/n8n-worker-5c6-x conc 8 | n8n/n8n-worker-5c6-x/n8n-task-runners limit 5 via netns",
 			// the chart's encryption-key Secret may set the timeout too
-			"problem n8n/n8n-worker-5c6-x/n8n-worker: N8N_RUNNERS_TASK_REQUEST_TIMEOUT cannot be read (may come from Secret n8n/n8n-encryption-key-secret-v2)"},
+			"problem n8n/n8n-worker-5c6-x/n8n-worker: N8N_RUNNERS_TASK_REQUEST_TIMEOUT cannot be read (may come from Secret n8n/n8n-encryption-key-secret-v2)",
+			"problem n8n/n8n-worker-5c6-x/n8n-worker: N8N_RUNNERS_TASK_ACCEPT_TIMEOUT cannot be read (may come from Secret n8n/n8n-encryption-key-secret-v2)"},
 	}, {
 		name: "a whitelisted key from a Secret is unknown, with the Secret named",
 		pods: []*corev1.Pod{runningPod(ns, "a", "10.1.0.7", hostingWorker("10"),
@@ -92,7 +93,8 @@ func TestTranslate(t *testing.T) {
 		cms: append(communityConfigMaps(ns), configMap(ns, "runner-uri", map[string]string{"N8N_RUNNERS_TASK_BROKER_URI": "http://localhost:5679"})),
 		want: []string{"worker n8n/a conc 8 | n8n/a/n8n-task-runners limit unknown via netns",
 			"problem n8n/a/n8n-task-runners: N8N_RUNNERS_MAX_CONCURRENCY cannot be read (may come from Secret n8n/runner-env)",
-			"problem n8n/a/n8n-worker: N8N_RUNNERS_TASK_REQUEST_TIMEOUT cannot be read (may come from Secret n8n/n8n-encryption-key-secret-v2)"},
+			"problem n8n/a/n8n-worker: N8N_RUNNERS_TASK_REQUEST_TIMEOUT cannot be read (may come from Secret n8n/n8n-encryption-key-secret-v2)",
+			"problem n8n/a/n8n-worker: N8N_RUNNERS_TASK_ACCEPT_TIMEOUT cannot be read (may come from Secret n8n/n8n-encryption-key-secret-v2)"},
 	}, {
 		name: "ConfigMap-sourced limit by configMapKeyRef; a missing optional key takes the default",
 		pods: []*corev1.Pod{runningPod(ns, "a", "10.1.0.7", hostingWorker("10",
@@ -133,7 +135,8 @@ func TestTranslate(t *testing.T) {
 				"N8N_RUNNERS_TASK_BROKER_URI": "http://127.0.0.1:5690"}),
 			configMap(ns, "n8n-queue-configmap", nil)},
 		want: []string{"worker n8n/a conc 10 | n8n/a/n8n-task-runners limit 5 via probe n8n/a/probe (netns) → netns",
-			"problem n8n/a/n8n-worker: N8N_RUNNERS_TASK_REQUEST_TIMEOUT cannot be read (may come from Secret n8n/n8n-encryption-key-secret-v2)"},
+			"problem n8n/a/n8n-worker: N8N_RUNNERS_TASK_REQUEST_TIMEOUT cannot be read (may come from Secret n8n/n8n-encryption-key-secret-v2)",
+			"problem n8n/a/n8n-worker: N8N_RUNNERS_TASK_ACCEPT_TIMEOUT cannot be read (may come from Secret n8n/n8n-encryption-key-secret-v2)"},
 	}, {
 		name: "no runner sidecar and N8N_RUNNERS_MODE unset: the worker's own runner, with its limit",
 		pods: []*corev1.Pod{runningPod(ns, "a", "10.1.0.7", defaultWorker("10", val("N8N_RUNNERS_MAX_CONCURRENCY", "6")))},

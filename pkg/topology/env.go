@@ -12,6 +12,7 @@ var whitelist = map[string]bool{
 	"N8N_RUNNERS_TASK_BROKER_URI":          true,
 	"N8N_RUNNERS_MODE":                     true,
 	"N8N_RUNNERS_TASK_REQUEST_TIMEOUT":     true,
+	"N8N_RUNNERS_TASK_ACCEPT_TIMEOUT":      true,
 	"EXECUTIONS_MODE":                      true,
 	"OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS": true,
 	"N8N_PORT":                             true,

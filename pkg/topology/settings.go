@@ -17,7 +17,12 @@ const (
 	// runner slot before its execution fails with "Task request timed
 	// out".
 	DefaultTaskRequestTimeout = 60
-	DefaultN8nPort            = 5678
+	// DefaultTaskAcceptTimeout is N8N_RUNNERS_TASK_ACCEPT_TIMEOUT's default
+	// in seconds (n8n 2.41.1; 2.23.2 has the same 2 s, fixed): how long the
+	// broker waits for a runner to accept a task it offered before it
+	// cancels the task and offers it elsewhere.
+	DefaultTaskAcceptTimeout = 2
+	DefaultN8nPort           = 5678
 	// DefaultMetricsPort is the port of EXPORTER_LISTEN's default, where
 	// a probe-only exporter serves its probes' /metrics.
 	DefaultMetricsPort = 9810
@@ -59,10 +64,13 @@ type Settings struct {
 	// worker or webhook processor, in seconds: its broker fails a task
 	// request that no runner slot took within it.
 	TaskRequestTimeout Setting[int]
-	N8nPort            Setting[int]      // main: N8N_PORT, where /metrics is served
-	Broker             Setting[Endpoint] // runner, launcher: N8N_RUNNERS_TASK_BROKER_URI
-	Routes             Setting[[]Route]  // probe: PROBE_LISTEN and PROBE_UPSTREAM
-	MetricsPort        Setting[int]      // probe: EXPORTER_LISTEN's port, where its /metrics is served
+	// TaskAcceptTimeout is N8N_RUNNERS_TASK_ACCEPT_TIMEOUT of a broker
+	// host, in seconds.
+	TaskAcceptTimeout Setting[int]
+	N8nPort           Setting[int]      // main: N8N_PORT, where /metrics is served
+	Broker            Setting[Endpoint] // runner, launcher: N8N_RUNNERS_TASK_BROKER_URI
+	Routes            Setting[[]Route]  // probe: PROBE_LISTEN and PROBE_UPSTREAM
+	MetricsPort       Setting[int]      // probe: EXPORTER_LISTEN's port, where its /metrics is served
 }
 
 // reader parses the whitelisted values and collects problems, each naming
@@ -93,6 +101,7 @@ func (r *reader) settings(role Role, argv []string) Settings {
 	if role.HostsBroker() {
 		s.BrokerPort = r.positiveInt("N8N_RUNNERS_BROKER_PORT", DefaultBrokerPort)
 		s.TaskRequestTimeout = r.positiveInt("N8N_RUNNERS_TASK_REQUEST_TIMEOUT", DefaultTaskRequestTimeout)
+		s.TaskAcceptTimeout = r.positiveInt("N8N_RUNNERS_TASK_ACCEPT_TIMEOUT", DefaultTaskAcceptTimeout)
 	}
 	if role == RoleMain {
 		s.N8nPort = r.positiveInt("N8N_PORT", DefaultN8nPort)

@@ -145,24 +145,28 @@ func TestUnknownSettings(t *testing.T) {
 }
 
 // The broker hosts read N8N_RUNNERS_TASK_REQUEST_TIMEOUT (n8n's default
-// 60 s); a runner has no broker and reads none; a malformed value is
-// the default with a problem that does not repeat the value.
-func TestTaskRequestTimeout(t *testing.T) {
+// 60 s) and N8N_RUNNERS_TASK_ACCEPT_TIMEOUT (2 s); a runner has no broker
+// and reads neither; a malformed value is the default with a problem that
+// does not repeat the value.
+func TestBrokerTimeouts(t *testing.T) {
+	runner := []string{"node", "/opt/n8n/node_modules/@n8n/task-runner/dist/start.js"}
 	for _, tc := range []struct {
-		argv    []string
-		env     []string
-		want    Setting[int]
-		problem string
+		argv            []string
+		env             []string
+		request, accept Setting[int]
+		problem         string
 	}{
-		{[]string{"n8n", "worker"}, nil, Of(60), ""},
-		{[]string{"n8n"}, []string{"N8N_RUNNERS_TASK_REQUEST_TIMEOUT=8"}, Of(8), ""},
-		{[]string{"n8n", "webhook"}, []string{"N8N_RUNNERS_TASK_REQUEST_TIMEOUT=20"}, Of(20), ""},
-		{[]string{"n8n", "worker"}, []string{"N8N_RUNNERS_TASK_REQUEST_TIMEOUT=soon"}, Of(60), "N8N_RUNNERS_TASK_REQUEST_TIMEOUT is not a positive integer; using 60"},
-		{[]string{"node", "/opt/n8n/node_modules/@n8n/task-runner/dist/start.js"}, []string{"N8N_RUNNERS_TASK_REQUEST_TIMEOUT=8", "N8N_RUNNERS_TASK_BROKER_URI=http://w:5679"}, Setting[int]{}, ""},
+		{[]string{"n8n", "worker"}, nil, Of(60), Of(2), ""},
+		{[]string{"n8n"}, []string{"N8N_RUNNERS_TASK_REQUEST_TIMEOUT=8"}, Of(8), Of(2), ""},
+		{[]string{"n8n", "webhook"}, []string{"N8N_RUNNERS_TASK_REQUEST_TIMEOUT=20", "N8N_RUNNERS_TASK_ACCEPT_TIMEOUT=5"}, Of(20), Of(5), ""},
+		{[]string{"n8n", "worker"}, []string{"N8N_RUNNERS_TASK_REQUEST_TIMEOUT=soon"}, Of(60), Of(2), "N8N_RUNNERS_TASK_REQUEST_TIMEOUT is not a positive integer; using 60"},
+		{[]string{"n8n", "worker"}, []string{"N8N_RUNNERS_TASK_ACCEPT_TIMEOUT=0"}, Of(60), Of(2), "N8N_RUNNERS_TASK_ACCEPT_TIMEOUT is not a positive integer; using 2"},
+		{runner, []string{"N8N_RUNNERS_TASK_REQUEST_TIMEOUT=8", "N8N_RUNNERS_TASK_ACCEPT_TIMEOUT=5", "N8N_RUNNERS_TASK_BROKER_URI=http://w:5679"}, Setting[int]{}, Setting[int]{}, ""},
 	} {
 		p, ok := NewProcess(Spec{Argv: tc.argv, Env: ReadEnv(tc.env)})
-		if !ok || p.Settings.TaskRequestTimeout != tc.want {
-			t.Errorf("%v %v: timeout %+v, want %+v", tc.argv, tc.env, p.Settings.TaskRequestTimeout, tc.want)
+		if !ok || p.Settings.TaskRequestTimeout != tc.request || p.Settings.TaskAcceptTimeout != tc.accept {
+			t.Errorf("%v %v: request %+v, accept %+v; want %+v, %+v", tc.argv, tc.env,
+				p.Settings.TaskRequestTimeout, p.Settings.TaskAcceptTimeout, tc.request, tc.accept)
 		}
 		if got := strings.Join(p.Problems, "; "); tc.problem != "" && !strings.Contains(got, tc.problem) || tc.problem == "" && strings.Contains(got, "TIMEOUT") {
 			t.Errorf("%v %v: problems %q, want %q", tc.argv, tc.env, got, tc.problem)
@@ -184,7 +188,7 @@ func TestMayHide(t *testing.T) {
 		t.Errorf("broker port set elsewhere: %+v", p.Settings.BrokerPort)
 	}
 	want := "N8N_CONCURRENCY_PRODUCTION_LIMIT: may come from Secret n8n/enc"
-	if p.Settings.Concurrency.Unknown != want || p.Settings.RunnersMode.Known() || p.Settings.TaskRequestTimeout.Known() || len(p.Problems) != 3 {
+	if p.Settings.Concurrency.Unknown != want || p.Settings.RunnersMode.Known() || p.Settings.TaskRequestTimeout.Known() || p.Settings.TaskAcceptTimeout.Known() || len(p.Problems) != 4 {
 		t.Errorf("concurrency %+v, problems %v", p.Settings.Concurrency, p.Problems)
 	}
 	// A prefix limits the keys the Secret can set.
