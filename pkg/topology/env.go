@@ -14,6 +14,7 @@ var whitelist = map[string]bool{
 	"N8N_RUNNERS_TASK_REQUEST_TIMEOUT":     true,
 	"N8N_RUNNERS_TASK_ACCEPT_TIMEOUT":      true,
 	"EXECUTIONS_MODE":                      true,
+	"N8N_WORKER_POOLS_ENABLED":             true,
 	"OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS": true,
 	"N8N_PORT":                             true,
 	"PROBE_LISTEN":                         true,

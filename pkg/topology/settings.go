@@ -85,6 +85,7 @@ func (r *reader) settings(role Role, argv []string) Settings {
 	switch {
 	case role == RoleWorker:
 		s.Concurrency = r.workerConcurrency(argv)
+		r.workerPool()
 	case role.RunsTasks():
 		s.RunnerLimit = r.positiveInt("N8N_RUNNERS_MAX_CONCURRENCY", DefaultRunnerLimit)
 		s.Broker = r.brokerURI()
@@ -110,6 +111,21 @@ func (r *reader) settings(role Role, argv []string) Settings {
 }
 
 func (r *reader) problem(p string) { r.problems = append(r.problems, p) }
+
+// workerPool names a worker that may take its jobs from a pool's queue:
+// n8n 2.41's worker pools (an Enterprise feature; an unlicensed worker
+// with a pool exits) move it from Bull's queue "jobs" to "jobs-<pool>"
+// when N8N_WORKER_POOLS_ENABLED is true and N8N_WORKER_POOL_NAME is not
+// empty. The name is not read; its presence is enough to warn.
+func (r *reader) workerPool() {
+	if !r.env.Has("N8N_WORKER_POOL_NAME") {
+		return
+	}
+	if on := r.boolSetting("N8N_WORKER_POOLS_ENABLED"); on.Known() && on.Value {
+		r.problem("N8N_WORKER_POOL_NAME is set with N8N_WORKER_POOLS_ENABLED: unless the name is empty, this worker takes its jobs " +
+			"from its pool's Bull queue (jobs-<pool>), which the exporter does not read, so the queue depth and job time miss its jobs")
+	}
+}
 
 // unknownAs records that key could not be read.
 func unknownAs[T any](r *reader, key, why string) Setting[T] {

@@ -174,6 +174,27 @@ func TestBrokerTimeouts(t *testing.T) {
 	}
 }
 
+// A worker with a pool name and pools enabled is warned about the pool's
+// queue; a name alone, or pools on without a name, is the default queue.
+func TestWorkerPool(t *testing.T) {
+	for _, tc := range []struct {
+		env  []string
+		warn bool
+	}{
+		{[]string{"N8N_WORKER_POOLS_ENABLED=true", "N8N_WORKER_POOL_NAME=heavy"}, true},
+		{[]string{"N8N_WORKER_POOLS_ENABLED=1", "N8N_WORKER_POOL_NAME=heavy"}, true},
+		{[]string{"N8N_WORKER_POOL_NAME=heavy"}, false},
+		{[]string{"N8N_WORKER_POOLS_ENABLED=true"}, false},
+		{nil, false},
+	} {
+		p, ok := NewProcess(Spec{Argv: []string{"n8n", "worker"}, Env: ReadEnv(tc.env)})
+		got := strings.Join(p.Problems, "; ")
+		if !ok || strings.Contains(got, "jobs-<pool>") != tc.warn || strings.Contains(got, "heavy") {
+			t.Errorf("%v: problems %q, want the pool warning %v and never the name", tc.env, got, tc.warn)
+		}
+	}
+}
+
 // A Secret behind envFrom may set any whitelisted key nothing readable
 // set: those read as unknown, the keys set elsewhere keep their values,
 // and the hidden keys never make a worker a probe.
