@@ -123,7 +123,8 @@ fi
 # imports them into a fresh database without activating them until main
 # has started once ("Failed to activate workflow"): main then restarts, and
 # its init container's second import activates them.
-if kc -n "$KUBE_NAMESPACE" logs deploy/n8n-main -c import-workflows 2>/dev/null | grep -q "Failed to activate workflow"; then
+import_log=$(kc -n "$KUBE_NAMESPACE" logs deploy/n8n-main -c import-workflows 2>/dev/null) || import_log=""
+if grep -q "Failed to activate workflow" <<<"$import_log"; then
   log "n8n $KUBE_N8N_VERSION did not activate the workflows on a fresh database; restarting main to import them again"
   kc -n "$KUBE_NAMESPACE" rollout restart deployment/n8n-main >&2
   kc -n "$KUBE_NAMESPACE" rollout status deployment/n8n-main --timeout 5m >&2 || die "main did not come back after its restart"
