@@ -12,7 +12,11 @@ import (
 )
 
 // startShell runs a shell whose command line names dir, like the cluster's
-// processes name the state directory.
+// processes name the state directory, and returns once the kernel shows
+// that command line: Start returns when exec has begun, and for a moment
+// /proc/<pid>/cmdline is still empty. A script must not end in a simple
+// command: dash execs the last one in place of itself, and the command
+// line then no longer names dir.
 func startShell(t *testing.T, script, name string) *exec.Cmd {
 	t.Helper()
 	cmd := exec.Command("sh", "-c", script, name)
@@ -20,7 +24,15 @@ func startShell(t *testing.T, script, name string) *exec.Cmd {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
-	return cmd
+	cmdline := filepath.Join("/proc", strconv.Itoa(cmd.Process.Pid), "cmdline")
+	for i := 0; i < 200; i++ {
+		if b, err := os.ReadFile(cmdline); err == nil && len(b) > 0 {
+			return cmd
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatalf("pid %d shows no command line after 2 s", cmd.Process.Pid)
+	return nil
 }
 
 func writePID(t *testing.T, path string, pid int) {
@@ -33,7 +45,7 @@ func writePID(t *testing.T, path string, pid int) {
 func TestStopEndsOnlyTheClustersProcess(t *testing.T) {
 	state := t.TempDir()
 	f := Footprint{State: state}
-	ours := startShell(t, "sleep 60", filepath.Join(state, "etcd"))
+	ours := startShell(t, "while :; do sleep 1; done", filepath.Join(state, "etcd"))
 	pidFile := filepath.Join(state, "etcd.pid")
 	writePID(t, pidFile, ours.Process.Pid)
 	if !f.Alive(pidFile) {
@@ -49,7 +61,7 @@ func TestStopEndsOnlyTheClustersProcess(t *testing.T) {
 	}
 
 	// A PID file whose PID now belongs to someone else.
-	other := startShell(t, "sleep 60", "/elsewhere")
+	other := startShell(t, "while :; do sleep 1; done", "/elsewhere")
 	writePID(t, pidFile, other.Process.Pid)
 	if f.Alive(pidFile) {
 		t.Fatal("Alive: true for someone else's process")
