@@ -5,6 +5,8 @@ import (
 	"math"
 	"slices"
 	"time"
+
+	"github.com/n8n-ceiling/n8n-ceiling/internal/window"
 )
 
 // histPoint is one read of n8n's execution histogram: its sum and count.
@@ -17,7 +19,7 @@ type histPoint struct {
 // histRuns keeps the reads of the last runnerWindow, and holds the newest
 // window that completed minRunnerJobs executions.
 type histRuns struct {
-	window []histPoint
+	window *window.Window[histPoint]
 	held   []histPoint
 }
 
@@ -29,15 +31,13 @@ const (
 
 // record adds p; a count that went back (n8n restarted) starts over.
 func (h *histRuns) record(p histPoint) {
-	if n := len(h.window); n > 0 && p.count < h.window[n-1].count {
-		h.window = nil
+	if h.window == nil {
+		h.window = window.New(runnerWindow, func(p histPoint) time.Time { return p.at },
+			func(prev, next histPoint) bool { return next.count < prev.count })
 	}
-	h.window = append(h.window, p)
-	for len(h.window) > 2 && p.at.Sub(h.window[1].at) >= runnerWindow {
-		h.window = h.window[1:]
-	}
-	if first := h.window[0]; p.count-first.count >= minRunnerJobs {
-		h.held = slices.Clone(h.window)
+	h.window.Add(p)
+	if rs := h.window.Readings(); p.count-rs[0].count >= minRunnerJobs {
+		h.held = slices.Clone(rs)
 	}
 }
 
@@ -108,9 +108,10 @@ func (s *n8nSampler) runnerWait(limit int) (time.Duration, bool) {
 	return s.heldRuns().runnerWait(limit)
 }
 
-// heldRuns is a copy of the histogram reads the sampler holds.
+// heldRuns is the histogram reads the sampler holds (record replaces the
+// held slice, never changes it), without its live window.
 func (s *n8nSampler) heldRuns() histRuns {
 	s.d.mu.Lock()
 	defer s.d.mu.Unlock()
-	return s.d.runs
+	return histRuns{held: s.d.runs.held}
 }

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/n8n-ceiling/n8n-ceiling/internal/ticker"
+	"github.com/n8n-ceiling/n8n-ceiling/internal/window"
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/brokerprobe"
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/topology"
 	"github.com/prometheus/common/expfmt"
@@ -45,10 +46,10 @@ type remoteProbes struct {
 	client *http.Client
 
 	mu      sync.Mutex
-	targets []probeTarget           // from the last discovery
-	source  *SourceResult           // the last read's "probes" source; nil: no target
-	current []routeStats            // the last read's, for the sampler's gate and the runner state
-	history map[string][]taskSample // by probe key, oldest first
+	targets []probeTarget                         // from the last discovery
+	source  *SourceResult                         // the last read's "probes" source; nil: no target
+	current []routeStats                          // the last read's, for the sampler's gate and the runner state
+	history map[string]*window.Window[taskSample] // by probe key
 }
 
 type taskSample struct {
@@ -239,16 +240,20 @@ func (rp *remoteProbes) recent(key string, sum float64, cnt uint64, now time.Tim
 	rp.mu.Lock()
 	defer rp.mu.Unlock()
 	if rp.history == nil {
-		rp.history = map[string][]taskSample{}
+		rp.history = map[string]*window.Window[taskSample]{}
 	}
-	h := rp.history[key]
-	if n := len(h); n > 0 && cnt < h[n-1].count {
-		h = []taskSample{{at: now}}
+	w := rp.history[key]
+	if w == nil {
+		w = window.New(brokerprobe.RecentAge, func(s taskSample) time.Time { return s.at },
+			func(prev, next taskSample) bool { return next.count < prev.count })
+		rp.history[key] = w
 	}
-	for len(h) > 1 && now.Sub(h[1].at) >= brokerprobe.RecentAge {
-		h = h[1:]
+	if rs := w.Readings(); len(rs) > 0 && cnt < rs[len(rs)-1].count {
+		w.Add(taskSample{at: now}) // restarted: count from zero
 	}
-	rp.history[key] = append(h, taskSample{at: now, sum: sum, count: cnt})
+	w.Add(taskSample{at: now, sum: sum, count: cnt})
+	rs := w.Readings()
+	h := rs[:len(rs)-1] // the samples before this one
 	from := slices.IndexFunc(h, func(s taskSample) bool { return now.Sub(s.at) <= brokerprobe.RecentFresh })
 	if from < 0 || cnt <= h[from].count {
 		from = 0

@@ -23,6 +23,8 @@ import (
 	"slices"
 	"sort"
 	"time"
+
+	"github.com/n8n-ceiling/n8n-ceiling/internal/window"
 )
 
 // Reading is one sample of the counters, taken together.
@@ -58,7 +60,7 @@ type Tracker struct {
 	MaxWindow     time.Duration
 	MinExecutions float64
 
-	readings []Reading
+	readings *window.Window[Reading]
 	last     Estimate
 	hasLast  bool
 	waiting  string // why the current window gives no estimate
@@ -67,18 +69,22 @@ type Tracker struct {
 // Add appends a reading, drops those the window has passed, and
 // refreshes the estimate.
 func (t *Tracker) Add(r Reading) {
-	if n := len(t.readings); n > 0 && (r.Executions < t.readings[n-1].Executions || !r.At.After(t.readings[n-1].At)) {
-		t.readings = t.readings[:0] // the execution counter reset, or the clock stepped back
+	if t.readings == nil {
+		t.readings = window.New(max(t.Window, t.MaxWindow), readingAt, wentBack)
 	}
-	t.readings = append(t.readings, r)
-	for len(t.readings) > 1 && r.At.Sub(t.readings[1].At) >= max(t.Window, t.MaxWindow) {
-		t.readings = t.readings[1:]
-	}
+	t.readings.Add(r)
 	e, why := t.estimate(t.window())
 	t.waiting = why
 	if why == "" {
 		t.last, t.hasLast = e, true
 	}
+}
+
+func readingAt(r Reading) time.Time { return r.At }
+
+// wentBack: the execution counter reset, or the clock stepped back.
+func wentBack(prev, next Reading) bool {
+	return next.Executions < prev.Executions || !next.At.After(prev.At)
 }
 
 // Last returns the newest good estimate; ok is false before the first.
@@ -92,7 +98,7 @@ func (t *Tracker) Last() (e Estimate, ok bool, waiting string) {
 // MinExecutions, from the newest reading that many executions back, or
 // else from the oldest kept.
 func (t *Tracker) window() []Reading {
-	rs := t.readings
+	rs := t.readings.Readings()
 	last := rs[len(rs)-1]
 	i := sort.Search(len(rs), func(i int) bool { return last.At.Sub(rs[i].At) < t.Window })
 	if i = max(i-1, 0); last.Executions-rs[i].Executions < t.MinExecutions {
@@ -103,8 +109,9 @@ func (t *Tracker) window() []Reading {
 }
 
 func (t *Tracker) estimate(w []Reading) (Estimate, string) {
-	first, last := w[0], w[len(w)-1]
-	e := Estimate{At: last.At, Span: last.At.Sub(first.At), Executions: last.Executions - first.Executions}
+	last := w[len(w)-1]
+	e := Estimate{At: last.At}
+	e.Executions, e.Span = window.Delta(w, readingAt, func(r Reading) float64 { return r.Executions })
 	if e.Executions < t.MinExecutions {
 		return e, fmt.Sprintf("%.0f executions in the last %s, fewer than %.0f", e.Executions, e.Span.Round(time.Second), t.MinExecutions)
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/n8n-ceiling/n8n-ceiling/internal/ticker"
+	"github.com/n8n-ceiling/n8n-ceiling/internal/window"
 )
 
 // Sampler keeps a sliding window of readings for the job-time estimate.
@@ -19,13 +20,12 @@ import (
 type Sampler struct {
 	r        *Reader
 	interval time.Duration
-	window   time.Duration
 	slots    atomic.Int64
 	limit    atomic.Int64
 
 	mu      sync.Mutex
 	gate    func() bool
-	samples []sample
+	samples *window.Window[sample]
 	last    Estimate // newest good estimate, held while gated or idle
 	hasLast bool
 	clean   []sample        // the newest steady run without a stalled job, held while there is none
@@ -34,9 +34,10 @@ type Sampler struct {
 	err     error
 }
 
-// NewSampler samples r every interval and keeps window of readings.
-func NewSampler(r *Reader, interval, window time.Duration) *Sampler {
-	return &Sampler{r: r, interval: interval, window: window}
+// NewSampler samples r every interval and keeps span of readings (and
+// the newest before it, where the window starts).
+func NewSampler(r *Reader, interval, span time.Duration) *Sampler {
+	return &Sampler{r: r, interval: interval, samples: window.New(span, func(s sample) time.Time { return s.at }, nil)}
 }
 
 // SetSlots tells the sampler the live workers' concurrency, summed. A
@@ -105,14 +106,11 @@ func (s *Sampler) Step(ctx context.Context, at time.Time) {
 		smp.active -= smp.over
 	}
 	s.busy = s.busy || gated || smp.wait > 0
-	s.samples = append(s.samples, smp)
-	for len(s.samples) > 0 && at.Sub(s.samples[0].at) > s.window {
-		s.samples = s.samples[1:]
-	}
-	if e, ok := estimate(s.samples); ok {
+	s.samples.Add(smp)
+	if e, ok := estimate(s.samples.Readings()); ok {
 		s.last, s.hasLast = e, true
 	}
-	if run := cleanRun(s.samples); len(run) >= 2 {
+	if run := cleanRun(s.samples.Readings()); len(run) >= 2 {
 		s.clean = run
 	}
 }

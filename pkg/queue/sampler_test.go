@@ -156,10 +156,10 @@ func TestSamplerRunTicks(t *testing.T) {
 		<-done
 		s.mu.Lock()
 		defer s.mu.Unlock()
-		if len(s.samples) != 11 {
-			t.Fatalf("%d readings in 10.5 s at 1 s, want 11", len(s.samples))
+		if s.samples.Len() != 11 {
+			t.Fatalf("%d readings in 10.5 s at 1 s, want 11", s.samples.Len())
 		}
-		for i, smp := range s.samples {
+		for i, smp := range s.samples.Readings() {
 			if want := start.Add(time.Duration(i) * time.Second); !smp.at.Equal(want) {
 				t.Fatalf("reading %d at %v, want %v", i, smp.at.Sub(start), want.Sub(start))
 			}

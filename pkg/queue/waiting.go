@@ -11,10 +11,10 @@ import "time"
 func (s *Sampler) Waiting() (int64, time.Time, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.err != nil || len(s.samples) == 0 {
+	if s.err != nil || s.samples.Len() == 0 {
 		return 0, time.Time{}, false
 	}
-	last := s.samples[len(s.samples)-1]
+	last := s.samples.Readings()[s.samples.Len()-1]
 	if last.limit <= 0 {
 		return 0, time.Time{}, false
 	}
