@@ -80,7 +80,7 @@ func buildCollector(ctx context.Context, cfg Config, logger *slog.Logger, probes
 		closers = append(closers, rdb.Close)
 		cc.Queue = queue.NewReader(rdb, cfg.QueuePrefix)
 		cc.Sampler = queue.NewSampler(cc.Queue, cfg.SampleInterval, cfg.SampleWindow)
-		bull = cc.Queue
+		bull = cc.Sampler
 	}
 	cc.CPU = cpuConfig(cfg, bull, pl.cpu)
 	cc.CPU.Procs = pl.procs

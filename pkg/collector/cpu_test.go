@@ -77,7 +77,7 @@ func cpuLoadReport(t *testing.T, processCores, steal float64) *Report {
 	r.Verdict, r.Used = nil, nil
 	main, runner := r.Processes[0], r.Processes[2]
 	host := newCPUHost(t, main.ID, runner.ID)
-	c := New(Config{CPU: &CPUConfig{Executions: queue.NewReader(rd.Client, "bull"),
+	c := New(Config{CPU: &CPUConfig{Executions: queue.NewSampler(queue.NewReader(rd.Client, "bull"), time.Second, time.Minute),
 		CPU: dockerstats.CgroupCPU{Reader: cgroup.NewReader(host.cgroupRoot)}, Host: func() (hostcpu.Times, error) { return hostcpu.Read(host.proc) },
 		Window: 30 * time.Second, MinExecutions: 50, ProcessCores: processCores}})
 	c.cpu.point(r.Processes)
@@ -164,7 +164,7 @@ func TestCPUStealShrinksEachProcess(t *testing.T) {
 func TestCPUUnknownFallsBackToSlots(t *testing.T) {
 	r, rd, host := labReport(t), queuetest.StartMemory(t), newCPUHost(t)
 	ctx := context.Background()
-	c := New(Config{CPU: &CPUConfig{Executions: queue.NewReader(rd.Client, "bull"),
+	c := New(Config{CPU: &CPUConfig{Executions: queue.NewSampler(queue.NewReader(rd.Client, "bull"), time.Second, time.Minute),
 		CPU: dockerstats.CgroupCPU{Reader: cgroup.NewReader(host.cgroupRoot)}, Host: func() (hostcpu.Times, error) { return hostcpu.Read(host.proc) },
 		Window: 30 * time.Second, MinExecutions: 50}})
 	c.cpu.point(r.Processes)
@@ -196,7 +196,7 @@ func TestCPUUnknownFallsBackToSlots(t *testing.T) {
 // the host's 2 cores bind at 1.1/s, below the slots' 3.3/s.
 func TestCPUSlowWorkflowStretchesTheWindow(t *testing.T) {
 	rd, host := queuetest.StartMemory(t), newCPUHost(t)
-	c := New(Config{CPU: &CPUConfig{Executions: queue.NewReader(rd.Client, "bull"),
+	c := New(Config{CPU: &CPUConfig{Executions: queue.NewSampler(queue.NewReader(rd.Client, "bull"), time.Second, time.Minute),
 		Host: func() (hostcpu.Times, error) { return hostcpu.Read(host.proc) }}})
 	ctx, t0 := context.Background(), time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
 	for s := 0; s <= 70; s++ {

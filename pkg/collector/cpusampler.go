@@ -18,13 +18,16 @@ type CPUReader interface {
 	CPU(p topology.Process) (topology.CPU, error)
 }
 
-// ExecutionCounter counts executions completed so far (queue.Reader).
+// ExecutionCounter counts the executions completed by at, taking a
+// reading then (queue.Sampler: the CPU sampler's tick is the Redis
+// sampler's, so one round trip feeds the job time and the demands).
 type ExecutionCounter interface {
-	Completed(ctx context.Context) (float64, error)
+	Completed(ctx context.Context, at time.Time) (float64, error)
 }
 
 // CPUConfig wires the CPU demand sampler. Executions (Redis) counts
-// queue-mode executions; nil when there is no Redis, where regular mode
+// queue-mode executions, read at every tick whatever the mode; nil when
+// there is no Redis, where regular mode
 // still counts from n8n's histogram or the probes. CPU (per container),
 // Procs (per process, for the containers whose n8n process launches its
 // runner) and Host (/proc/stat) are each optional.
@@ -138,7 +141,7 @@ func (s *cpuSampler) step(ctx context.Context, now time.Time) {
 	s.mu.Unlock()
 	r := demand.Reading{At: now, CPU: map[string]float64{}}
 	v := cpuView{quota: map[string]float64{}, split: map[string]string{}, source: map[string]SourceResult{}}
-	counts := s.countExecutions(ctx, &r, &v)
+	counts := s.countExecutions(ctx, now, &r, &v)
 	if s.cfg.Host != nil {
 		v.source["procstat"] = timed(ctx, "procstat", s.cfg.Interval, func(context.Context) error {
 			h, err := s.cfg.Host()
@@ -171,10 +174,10 @@ func (s *cpuSampler) step(ctx context.Context, now time.Time) {
 
 // countExecutions reads the execution count into r. counts is false in
 // queue mode without Redis, which counts nothing and is no source.
-func (s *cpuSampler) countExecutions(ctx context.Context, r *demand.Reading, v *cpuView) (counts bool) {
+func (s *cpuSampler) countExecutions(ctx context.Context, now time.Time, r *demand.Reading, v *cpuView) (counts bool) {
 	var from string
 	res := timed(ctx, "executions", s.cfg.Interval, func(ctx context.Context) (err error) {
-		r.Executions, from, err = s.count.completed(ctx)
+		r.Executions, from, err = s.count.completed(ctx, now)
 		return err
 	})
 	if res.Err == errNotCounted.Error() {

@@ -66,7 +66,7 @@ func splitReport(t *testing.T, load splitLoad, procs *scriptedProcs) (*Report, *
 	if load.quota > 0 {
 		mustWrite(t, filepath.Join(host.cgroupRoot, "cpu", "docker", w.ID, "cpu.cfs_quota_us"), fmt.Sprintf("%d\n", int(load.quota*100000)))
 	}
-	cfg := &CPUConfig{Executions: queue.NewReader(rd.Client, "bull"), CPU: dockerstats.CgroupCPU{Reader: cgroup.NewReader(host.cgroupRoot)},
+	cfg := &CPUConfig{Executions: queue.NewSampler(queue.NewReader(rd.Client, "bull"), time.Second, time.Minute), CPU: dockerstats.CgroupCPU{Reader: cgroup.NewReader(host.cgroupRoot)},
 		Host: func() (hostcpu.Times, error) { return hostcpu.Read(host.proc) }, Window: 30 * time.Second, MinExecutions: 50}
 	if procs != nil {
 		procs.load, cfg.Procs = load, procs

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"sync/atomic"
+	"time"
 
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/topology"
 )
@@ -29,13 +30,18 @@ type executionCounter struct {
 	regular atomic.Bool // the last gather found regular-mode mains and no queue-mode worker
 }
 
-// completed returns the count and its source (Count…).
-func (e *executionCounter) completed(ctx context.Context) (float64, string, error) {
+// completed returns the count at now and its source (Count…). Redis is
+// read in every mode: its reading is the Redis sampler's too.
+func (e *executionCounter) completed(ctx context.Context, now time.Time) (float64, string, error) {
+	var n float64
+	var err error
+	if e.redis != nil {
+		n, err = e.redis.Completed(ctx, now)
+	}
 	if !e.regular.Load() {
 		if e.redis == nil {
 			return 0, "", errNotCounted
 		}
-		n, err := e.redis.Completed(ctx)
 		return n, CountRedis, err
 	}
 	if url := e.c.n8n.target(); url != "" {

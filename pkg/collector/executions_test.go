@@ -55,7 +55,7 @@ func TestExecutionCount(t *testing.T) {
 			top = regularTopology(t)
 		}
 		col.count.follow(top)
-		n, from, err := col.count.completed(ctx)
+		n, from, err := col.count.completed(ctx, time.Now())
 		if n != c.want || from != c.from || (err == nil) != (c.err == "") || err != nil && !strings.Contains(err.Error(), c.err) {
 			t.Errorf("%s: %v from %q, err %v", c.name, n, from, err)
 		}

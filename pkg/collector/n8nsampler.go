@@ -80,7 +80,7 @@ func (s *n8nSampler) keep(smp n8nSample) {
 func (c *Collector) Run(ctx context.Context) {
 	var wg sync.WaitGroup
 	defer wg.Wait()
-	if c.cfg.Sampler != nil { // after New installed its gate
+	if c.cfg.Sampler != nil && !c.cpuDrivesSampler() { // after New installed its gate
 		wg.Go(func() { c.cfg.Sampler.Run(ctx) })
 	}
 	if c.cpu != nil {
@@ -105,6 +105,13 @@ func (c *Collector) Run(ctx context.Context) {
 		case <-c.n8n.wake:
 		}
 	}
+}
+
+// cpuDrivesSampler says whether the CPU sampler's tick takes the Redis
+// sampler's readings (it counts executions through it), so that the
+// sampler needs no loop of its own.
+func (c *Collector) cpuDrivesSampler() bool {
+	return c.cpu != nil && c.cfg.Sampler != nil && c.cpu.cfg.Executions == ExecutionCounter(c.cfg.Sampler)
 }
 
 // sampleN8n reads the histogram once, stamped now. A delta is used only if

@@ -1,6 +1,8 @@
 package queue
 
 import (
+	"time"
+
 	"context"
 	"strconv"
 	"testing"
@@ -53,13 +55,13 @@ func TestDepthDelayedSortedSet(t *testing.T) {
 }
 
 // Completed is the id counter minus the jobs still queued, read against
-// Bull-shaped keys in a real redis-server.
+// Bull-shaped keys in a real redis-server, in the reading it adds.
 func TestCompletedRealRedis(t *testing.T) {
 	r := queuetest.Start(t)
 	ctx := context.Background()
 	c := r.Client
-	rd := NewReader(c, "bull")
-	if n, err := rd.Completed(ctx); err != nil || n != 0 {
+	rd := NewSampler(NewReader(c, "bull"), time.Second, time.Minute)
+	if n, err := rd.Completed(ctx, t0); err != nil || n != 0 {
 		t.Fatalf("empty queue: %v %v", n, err)
 	}
 	c.Set(ctx, "bull:jobs:id", "40", 0)
@@ -67,11 +69,14 @@ func TestCompletedRealRedis(t *testing.T) {
 	c.LPush(ctx, "bull:jobs:active", "35", "36", "37")
 	c.LPush(ctx, "bull:jobs:paused", "34")
 	c.ZAdd(ctx, "bull:jobs:delayed", redis.Z{Score: 1, Member: "33"})
-	if n, err := rd.Completed(ctx); err != nil || n != 32 {
+	if n, err := rd.Completed(ctx, t0.Add(time.Second)); err != nil || n != 32 {
 		t.Fatalf("completed %v %v, want 32", n, err)
 	}
+	if rd.samples.Len() != 2 {
+		t.Errorf("%d readings kept, want the 2 taken", rd.samples.Len())
+	}
 	c.Set(ctx, "bull:jobs:id", "forty", 0)
-	if _, err := rd.Completed(ctx); err == nil {
+	if _, err := rd.Completed(ctx, t0.Add(2*time.Second)); err == nil {
 		t.Fatal("a non-numeric id counter was read")
 	}
 }

@@ -84,7 +84,18 @@ func (s *Sampler) Run(ctx context.Context) {
 }
 
 // Step takes one reading stamped at, and refreshes the estimate.
-func (s *Sampler) Step(ctx context.Context, at time.Time) {
+func (s *Sampler) Step(ctx context.Context, at time.Time) { _, _ = s.Completed(ctx, at) }
+
+// Completed takes one reading stamped at, as Step does, and returns the
+// jobs that had left the queue by then: Bull's job-id counter (once per
+// job added) less the jobs still waiting, active, paused or delayed. n8n
+// removes a job when it completes or fails, so this is the executions
+// completed so far, exact to the reading (n8n's own queue counter
+// refreshes every 20 s). A job a killed worker left stalled stays
+// uncounted until Bull removes it, which then counts as one completion.
+// The CPU sampler's tick calls it, so that one Redis round trip feeds
+// both the job time and the CPU demands.
+func (s *Sampler) Completed(ctx context.Context, at time.Time) (float64, error) {
 	ctx, cancel := context.WithTimeout(ctx, s.interval)
 	defer cancel()
 	smp, unlocked, err := s.r.sample(ctx, at)
@@ -93,7 +104,7 @@ func (s *Sampler) Step(ctx context.Context, at time.Time) {
 	defer s.mu.Unlock()
 	s.err = err
 	if err != nil {
-		return
+		return 0, err
 	}
 	smp.stalled = s.stalled(unlocked)
 	smp.limit = s.limit.Load()
@@ -113,6 +124,7 @@ func (s *Sampler) Step(ctx context.Context, at time.Time) {
 	if run := cleanRun(s.samples.Readings()); len(run) >= 2 {
 		s.clean = run
 	}
+	return float64(max(0, smp.done())), nil
 }
 
 // stalled says whether a job sat in the active list without a lock in
