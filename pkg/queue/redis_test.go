@@ -1,11 +1,10 @@
 package queue
 
 import (
-	"time"
-
 	"context"
 	"strconv"
 	"testing"
+	"time"
 
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/queue/queuetest"
 	"github.com/redis/go-redis/v9"
