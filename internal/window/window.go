@@ -55,12 +55,3 @@ func Delta[T any](rs []T, at func(T) time.Time, f func(T) float64) (float64, tim
 	first, last := rs[0], rs[len(rs)-1]
 	return f(last) - f(first), at(last).Sub(at(first))
 }
-
-// Rate is Delta per second, 0 over no time.
-func Rate[T any](rs []T, at func(T) time.Time, f func(T) float64) float64 {
-	d, span := Delta(rs, at, f)
-	if span <= 0 {
-		return 0
-	}
-	return d / span.Seconds()
-}

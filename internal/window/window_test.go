@@ -90,20 +90,13 @@ func TestWindowRestarts(t *testing.T) {
 	}
 }
 
-// Delta and Rate read the first and last reading; fewer than two, or no
-// time between them, give zero.
-func TestDeltaAndRate(t *testing.T) {
+// Delta reads the first and last reading; fewer than two give zero.
+func TestDelta(t *testing.T) {
 	rs := []reading{read(0, 10), read(2, 11), read(4, 30)}
 	if d, span := Delta(rs, at, n); d != 20 || span != 4*time.Second {
 		t.Errorf("Delta %v over %v, want 20 over 4s", d, span)
 	}
-	if r := Rate(rs, at, n); r != 5 {
-		t.Errorf("Rate %v, want 5", r)
-	}
 	if d, span := Delta(rs[:1], at, n); d != 0 || span != 0 {
 		t.Errorf("one reading: %v over %v", d, span)
-	}
-	if r := Rate([]reading{read(1, 1), read(1, 9)}, at, n); r != 0 {
-		t.Errorf("no time: rate %v, want 0", r)
 	}
 }
