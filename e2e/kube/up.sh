@@ -21,10 +21,7 @@ valid_int() { [[ "$2" =~ ^[1-9][0-9]*$ ]] || die "$1 must be a positive integer,
 valid_int KUBE_WORKER_CONCURRENCY "$KUBE_WORKER_CONCURRENCY"
 valid_int KUBE_RUNNER_LIMIT "$KUBE_RUNNER_LIMIT"
 [[ "$KUBE_WORKERS" =~ ^(0|[1-9][0-9]*)$ ]] || die "KUBE_WORKERS must be a count, got '$KUBE_WORKERS'"
-case " $LAB_N8N_SUPPORTED " in
-  *" $KUBE_N8N_VERSION "*) ;;
-  *) die "KUBE_N8N_VERSION must be one of: $LAB_N8N_SUPPORTED; got '$KUBE_N8N_VERSION'" ;;
-esac
+n8n_supported "$KUBE_N8N_VERSION" || die "KUBE_N8N_VERSION must be one of: $LAB_N8N_SUPPORTED; got '$KUBE_N8N_VERSION'"
 [[ "$KUBE_PROBE" =~ ^[01]$ ]] || die "KUBE_PROBE must be 0 or 1, got '$KUBE_PROBE'"
 [[ "$KUBE_WORKERS_WITHOUT_RUNNER" =~ ^(0|[1-9][0-9]*)$ ]] ||
   die "KUBE_WORKERS_WITHOUT_RUNNER must be a count, got '$KUBE_WORKERS_WITHOUT_RUNNER'"

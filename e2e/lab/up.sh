@@ -35,10 +35,7 @@ case $LAB_RUNNER_MODE in
   external | internal) ;;
   *) die "LAB_RUNNER_MODE must be external or internal, got '$LAB_RUNNER_MODE'" ;;
 esac
-case " $LAB_N8N_SUPPORTED " in
-  *" $LAB_N8N_VERSION "*) ;;
-  *) die "LAB_N8N_VERSION must be one of: $LAB_N8N_SUPPORTED; got '$LAB_N8N_VERSION'" ;;
-esac
+n8n_supported "$LAB_N8N_VERSION" || die "LAB_N8N_VERSION must be one of: $LAB_N8N_SUPPORTED; got '$LAB_N8N_VERSION'"
 # Each n8n version keeps its own database and homes: a database migrated
 # by a newer n8n does not start an older one.
 LAB_DB="n8n_v${LAB_N8N_VERSION//./_}"
