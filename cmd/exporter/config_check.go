@@ -97,6 +97,9 @@ func (c Config) validateCounts(bad badFunc) {
 			bad(s.name, "want at least 1, got %d", s.value)
 		}
 	}
+	if c.ProcessCPU != processCPUWhole && c.ProcessCPU != processCPUThread {
+		bad("EXPORTER_PROCESS_CPU", "want process or thread")
+	}
 	if !(c.ProcessCores > 0 && c.ProcessCores <= 64) {
 		bad("EXPORTER_PROCESS_CORES", "want a number of cores above 0 and at most 64, e.g. 0.94; got %v", c.ProcessCores)
 	}
@@ -126,3 +129,9 @@ func (c Config) validateDurations(bad badFunc) {
 		bad("EXPORTER_SERVICE_TIME", "want a positive duration, e.g. 3s")
 	}
 }
+
+// EXPORTER_PROCESS_CPU's values.
+const (
+	processCPUWhole  = "process"
+	processCPUThread = "thread"
+)

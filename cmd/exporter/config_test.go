@@ -191,7 +191,7 @@ func TestConfigWebAliases(t *testing.T) {
 func TestConfigValidateOnlyChecks(t *testing.T) {
 	c := Config{Listen: ":9810", Discovery: true, RedisPort: 6379, StatsConcurrency: 1, MaxRequests: 1, DemandMin: 1,
 		SourceTimeout: time.Second, SampleInterval: time.Second, SampleWindow: 5 * time.Second, DemandWindow: 5 * time.Second,
-		DemandMaxWindow: 5 * time.Second, ProcessCores: 0.94,
+		DemandMaxWindow: 5 * time.Second, ProcessCores: 0.94, ProcessCPU: processCPUWhole,
 		ScrapeTimeout: time.Second, N8nInterval: time.Second, Platform: platformAuto, LogLevel: "debug", LogFormat: "json",
 		ProbeListen: "127.0.0.1:5711", ProbeUpstream: "http://127.0.0.1:5689"}
 	if err := c.validate(); err != nil || c.probes != nil || c.logLevel != nil {
@@ -199,5 +199,26 @@ func TestConfigValidateOnlyChecks(t *testing.T) {
 	}
 	if err := c.derive(); err != nil || len(c.probes) != 1 || c.logLevel.String() != "debug" {
 		t.Fatalf("derive: %v; probes %v, level %v", err, c.probes, c.logLevel)
+	}
+}
+
+// EXPORTER_PROCESS_CPU is process unless set to thread, which reaches the
+// CPU sampler; any other value names the variable.
+func TestConfigProcessCPU(t *testing.T) {
+	for in, want := range map[string]bool{"": false, "process": false, "thread": true} {
+		env := []string{}
+		if in != "" {
+			env = append(env, "EXPORTER_PROCESS_CPU="+in)
+		}
+		c, err := parseConfig(nil, env, io.Discard)
+		if err != nil {
+			t.Fatalf("%q: %v", in, err)
+		}
+		if got := cpuConfig(c, nil, nil).Threads; got != want {
+			t.Fatalf("%q: threads %v, want %v", in, got, want)
+		}
+	}
+	if _, err := parseConfig(nil, []string{"EXPORTER_PROCESS_CPU=threads"}, io.Discard); err == nil || !strings.Contains(err.Error(), "EXPORTER_PROCESS_CPU") || !strings.Contains(err.Error(), "want process or thread") {
+		t.Fatalf("a bad value: %v", err)
 	}
 }

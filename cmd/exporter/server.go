@@ -100,7 +100,8 @@ func buildCollector(ctx context.Context, cfg Config, logger *slog.Logger, probes
 // CPU from the cgroup files (nil: none), the host's from /proc/stat.
 func cpuConfig(cfg Config, q collector.ExecutionCounter, cpu collector.CPUReader) *collector.CPUConfig {
 	c := &collector.CPUConfig{Executions: q, CPU: cpu, Interval: cfg.SampleInterval, Window: cfg.DemandWindow,
-		MaxWindow: cfg.DemandMaxWindow, MinExecutions: float64(cfg.DemandMin), ProcessCores: cfg.ProcessCores}
+		MaxWindow: cfg.DemandMaxWindow, MinExecutions: float64(cfg.DemandMin), ProcessCores: cfg.ProcessCores,
+		Threads: cfg.ProcessCPU == processCPUThread}
 	if cfg.ProcRoot != "" {
 		c.Host = func() (hostcpu.Times, error) { return hostcpu.Read(cfg.ProcRoot) }
 	}

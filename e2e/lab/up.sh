@@ -16,6 +16,7 @@ repo=$(cd "$here/../.." && pwd)
 : "${LAB_TASK_REQUEST_TIMEOUT:=60}"
 : "${LAB_MODE:=queue}"
 : "${LAB_RUNNER_MODE:=external}"
+: "${LAB_PROCESS_CPU:=process}"
 LAB_REDIS_PORT=6380
 LAB_MAIN_PORT=5678
 
@@ -34,6 +35,10 @@ esac
 case $LAB_RUNNER_MODE in
   external | internal) ;;
   *) die "LAB_RUNNER_MODE must be external or internal, got '$LAB_RUNNER_MODE'" ;;
+esac
+case $LAB_PROCESS_CPU in
+  process | thread) ;;
+  *) die "LAB_PROCESS_CPU must be process or thread, got '$LAB_PROCESS_CPU'" ;;
 esac
 n8n_supported "$LAB_N8N_VERSION" || die "LAB_N8N_VERSION must be one of: $LAB_N8N_SUPPORTED; got '$LAB_N8N_VERSION'"
 # Each n8n version keeps its own database and homes: a database migrated
@@ -279,6 +284,7 @@ join() { local IFS=,; echo "$*"; }
   echo "EXPORTER_CONTAINER_LABEL=$LAB_LABEL=1"
   echo "QUEUE_BULL_REDIS_HOST=127.0.0.1"
   echo "QUEUE_BULL_REDIS_PORT=$LAB_REDIS_PORT"
+  echo "EXPORTER_PROCESS_CPU=$LAB_PROCESS_CPU"
   echo "PROBE_LISTEN=$(join "${probe_listen[@]}")"
   echo "PROBE_UPSTREAM=$(join "${probe_upstream[@]}")"
   echo "PROBE_NAME=$(join "${probe_name[@]}")"; } >"$envdir/exporter.env"

@@ -27,13 +27,16 @@ type CPUReport struct {
 	// CountedFrom is the count's source (CountRedis, CountN8n or
 	// CountProbe); "" when not counted.
 	CountedFrom string
-	// Roles maps each container or process CPU resource to its process's
-	// role, for the split of the host's demand; a container read apart
-	// into processes is left out (its processes are in).
-	Roles map[string]topology.Role
-	// Split maps the container CPU name of each container that launches
-	// its own runner, when read, to "" if its n8n and runner processes
-	// were read apart, else why not.
+	// RoleDemand is the CPU per execution of each role's processes, every
+	// thread counted (a container read apart counts its runner process
+	// as a runner), for the split of the host's demand; empty without an
+	// estimate.
+	RoleDemand map[topology.Role]float64
+	// Threads says each process resource is its main thread
+	// (CPUConfig.Threads).
+	Threads bool
+	// Split maps the container CPU name of each container read to "" if
+	// its processes were read apart, else why not.
 	Split map[string]string
 }
 
@@ -51,6 +54,7 @@ func (c *Collector) bound(r *Report) {
 		}
 		internal := internalHosts(r.Topology)
 		r.CPU = cpuReport(v, r.Processes, internal, c.cpu.cfg.ProcessCores)
+		r.CPU.Threads = c.cpu.cfg.Threads
 		cpu = cpuResources(v, r.Processes, internal, r.processCores())
 	}
 	if r.Verdict == nil {
@@ -66,17 +70,31 @@ func (c *Collector) bound(r *Report) {
 
 func cpuReport(v cpuView, procs []topology.Process, internal map[string]bool, processCores float64) *CPUReport {
 	rep := &CPUReport{Waiting: v.waiting, Cores: v.cores, ProcessCores: processCores, Stolen: stolenShare(v), Completed: v.completed, HasCount: v.counted, CountedFrom: v.countedFrom,
-		Roles: map[string]topology.Role{}, Split: v.split}
-	if v.has {
-		e := v.estimate
-		rep.Window, rep.Executions, rep.Rate, rep.At = e.Span, e.Executions, e.Rate(), e.At
+		RoleDemand: map[topology.Role]float64{}, Split: v.split}
+	if !v.has {
+		return rep
+	}
+	e := v.estimate
+	rep.Window, rep.Executions, rep.Rate, rep.At = e.Span, e.Executions, e.Rate(), e.At
+	add := func(key string, role topology.Role) {
+		if d, ok := e.Demand[key]; ok {
+			rep.RoleDemand[role] += d
+		}
 	}
 	for _, p := range procs {
-		if readApart(v, p, internal) {
-			rep.Roles[capacity.ProcessCPU(p.Name, capacity.ProcessN8n)] = p.Role
-			rep.Roles[capacity.ProcessCPU(p.Name, capacity.ProcessRunner)] = topology.RoleRunner
-		} else {
-			rep.Roles[capacity.ContainerCPU(p.Name)] = p.Role
+		if p.Role == topology.RoleProbe {
+			continue
+		}
+		if !readApart(v, p) {
+			add(capacity.ContainerCPU(p.Name), p.Role)
+			continue
+		}
+		for _, proc := range nodeProcesses(p, internal) {
+			role := p.Role
+			if proc == capacity.ProcessRunner {
+				role = topology.RoleRunner
+			}
+			add(processTotal(capacity.ProcessCPU(p.Name, proc)), role)
 		}
 	}
 	return rep

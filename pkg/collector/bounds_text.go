@@ -64,39 +64,25 @@ func slotHost(r *Report, name string) string {
 
 // cpuSplit is the host's demand split by role: " (main 12 ms, worker 9
 // ms, runner 3 ms, other 10 ms)"; "other" is the host's demand outside the
-// n8n containers (PostgreSQL, Redis, the kernel, everything else). A
-// resource without a role (a container read apart into its processes)
-// is not counted twice.
+// n8n processes (PostgreSQL, Redis, the kernel, everything else).
 func cpuSplit(r *Report) string {
-	if r.CPU == nil {
+	if r.CPU == nil || len(r.CPU.RoleDemand) == 0 {
 		return ""
 	}
-	byRole := map[topology.Role]float64{}
-	var inContainers, host float64
+	host, inN8n := 0.0, 0.0
 	for _, res := range r.Bounds.Resources {
-		switch {
-		case !res.Known() || res.Kind != capacity.KindCPU:
-		case res.Name == capacity.HostCPU:
+		if res.Name == capacity.HostCPU && res.Known() {
 			host = res.Demand
-		default:
-			role, ok := r.CPU.Roles[res.Name]
-			if !ok {
-				continue
-			}
-			byRole[role] += res.Demand
-			inContainers += res.Demand
 		}
 	}
 	var parts []string
 	for _, role := range []topology.Role{topology.RoleMain, topology.RoleWebhook, topology.RoleWorker, topology.RoleRunner, topology.RoleLauncher} {
-		if d, ok := byRole[role]; ok {
+		if d, ok := r.CPU.RoleDemand[role]; ok {
 			parts = append(parts, fmt.Sprintf("%s %s", role, ms(d)))
+			inN8n += d
 		}
 	}
-	if len(parts) == 0 {
-		return ""
-	}
-	return " (" + strings.Join(append(parts, "other "+ms(max(0, host-inContainers))), ", ") + ")"
+	return " (" + strings.Join(append(parts, "other "+ms(max(0, host-inN8n))), ", ") + ")"
 }
 
 // minStolenShown is the smallest stolen share that stealLine names.

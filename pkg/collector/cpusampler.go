@@ -48,6 +48,11 @@ type CPUConfig struct {
 	// demands are published (default 30: one execution more or less then
 	// moves a demand by 3 %).
 	MinExecutions float64
+	// Threads makes each Node process's resource its main thread, where
+	// JavaScript runs, and reads every container's processes apart; off,
+	// a process's resource is its whole CPU and only the hosts of
+	// internal runners are read apart (EXPORTER_PROCESS_CPU).
+	Threads bool
 }
 
 // cpuSampler reads the execution counter and every CPU counter together,
@@ -85,8 +90,9 @@ type cpuView struct {
 	counted     bool
 	countedFrom string // the count's source (Count…), "" when not counted
 	quota       map[string]float64
-	// split maps each internal host read to "" when its n8n and runner
-	// processes were read apart, else why not; by container CPU name.
+	// split maps each container read apart (the internal hosts, or every
+	// one with Threads) to "" when its processes were read, else why not;
+	// by container CPU name.
 	split  map[string]string
 	source map[string]SourceResult // executions, cpu and procstat: the last reading's outcome
 }
@@ -203,7 +209,7 @@ func (s *cpuSampler) track(from string, r demand.Reading) {
 }
 
 // readProcs reads each container's CPU time and quota, and the processes
-// of the internal hosts apart.
+// of the internal hosts (with Threads, of every container) apart.
 func (s *cpuSampler) readProcs(procs []topology.Process, internal map[string]bool, now time.Time, cpu map[string]float64, v *cpuView) error {
 	var errs []error
 	for _, p := range procs {
@@ -214,7 +220,7 @@ func (s *cpuSampler) readProcs(procs []topology.Process, internal map[string]boo
 		}
 		name := capacity.ContainerCPU(p.Name)
 		cpu[name], v.quota[name] = c.Seconds, c.Quota
-		if internal[p.ID] {
+		if internal[p.ID] || s.cfg.Threads {
 			v.split[name] = s.readSplit(p, now, cpu)
 		}
 	}

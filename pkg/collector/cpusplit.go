@@ -28,9 +28,10 @@ type splitCounter struct {
 	seen time.Time
 }
 
-// readSplit reads p's n8n and runner processes apart into cpu, as
-// capacity.ProcessCPU counters, and returns why it could not ("" when it
-// did).
+// readSplit reads p's n8n and runner processes apart into cpu: their
+// main threads (with Threads; else their thread groups) as
+// capacity.ProcessCPU counters, and their thread groups as processTotal
+// ones. It returns why it could not ("" when it did).
 func (s *cpuSampler) readSplit(p topology.Process, now time.Time, cpu map[string]float64) string {
 	if s.cfg.Procs == nil {
 		return whyNoProcRoot
@@ -49,10 +50,19 @@ func (s *cpuSampler) readSplit(p topology.Process, now time.Time, cpu map[string
 	}
 	c.seen = now
 	t := c.Add(ps)
-	cpu[capacity.ProcessCPU(p.Name, capacity.ProcessN8n)] = t.N8n
-	cpu[capacity.ProcessCPU(p.Name, capacity.ProcessRunner)] = t.Runner
+	n8n, runner := capacity.ProcessCPU(p.Name, capacity.ProcessN8n), capacity.ProcessCPU(p.Name, capacity.ProcessRunner)
+	own := t.Total
+	if s.cfg.Threads {
+		own = t.Thread
+	}
+	cpu[n8n], cpu[runner] = own.N8n, own.Runner
+	cpu[processTotal(n8n)], cpu[processTotal(runner)] = t.Total.N8n, t.Total.Runner
 	return ""
 }
+
+// processTotal keys a process's whole CPU time (every thread) in the
+// demand readings: not a resource, its role's share of the host's demand.
+func processTotal(process string) string { return process + " total" }
 
 // forgetSplits drops the counters of containers not read for two demand
 // windows: by then no reading in the window holds them, so one that

@@ -27,8 +27,11 @@ import (
 // which a new runner replaces the old (0: none).
 type splitLoad struct {
 	n8n, runner, host float64
+	n8nThreads        float64 // n8n's CPU a second off its main thread
 	quota             float64
 	restartAt         int
+	fixture           string // the container's docker inspect (default the internal worker)
+	threads           bool   // CPUConfig.Threads
 }
 
 // scriptedProcs plays the worker container's processes as /proc shows
@@ -51,7 +54,20 @@ func (s *scriptedProcs) Procs(topology.Process) ([]proccpu.Proc, error) {
 	if s.load.restartAt > 0 && s.step >= s.load.restartAt {
 		runner = proccpu.Proc{PID: 46, Start: 5000, Runner: true, Seconds: 0.2 + s.load.runner*(at-float64(s.load.restartAt))}
 	}
-	return []proccpu.Proc{{PID: 1, Start: 100, Seconds: 0.01}, {PID: 7, Start: 120, Seconds: 50 + s.load.n8n*at}, runner}, nil
+	n8n := proccpu.Proc{PID: 7, Start: 120, Seconds: 50 + (s.load.n8n+s.load.n8nThreads)*at}
+	return []proccpu.Proc{single(proccpu.Proc{PID: 1, Start: 100, Seconds: 0.01}), threaded(n8n, 50+s.load.n8n*at), single(runner)}, nil
+}
+
+// single is a process of one thread: its main thread is all of it.
+func single(p proccpu.Proc) proccpu.Proc {
+	p.Thread = p.Seconds
+	return p
+}
+
+// threaded is p with main seconds on its main thread.
+func threaded(p proccpu.Proc, main float64) proccpu.Proc {
+	p.Thread = main
+	return p
 }
 
 // splitReport samples the load with procs as the process reader (nil:
@@ -59,7 +75,10 @@ func (s *scriptedProcs) Procs(topology.Process) ([]proccpu.Proc, error) {
 func splitReport(t *testing.T, load splitLoad, procs *scriptedProcs) (*Report, *Collector) {
 	rd := queuetest.StartMemory(t)
 	ctx := context.Background()
-	w := fixtureProcess(t, "inspect-internal-worker.json")
+	if load.fixture == "" {
+		load.fixture = "inspect-internal-worker.json"
+	}
+	w := fixtureProcess(t, load.fixture)
 	r := &Report{Processes: []topology.Process{w}, Topology: topology.Pair([]topology.Process{w}),
 		Measured: []ServiceTime{{Stage: "job", Source: "redis", Time: 20 * time.Millisecond}}}
 	host := newCPUHost(t, w.ID)
@@ -67,7 +86,7 @@ func splitReport(t *testing.T, load splitLoad, procs *scriptedProcs) (*Report, *
 		mustWrite(t, filepath.Join(host.cgroupRoot, "cpu", "docker", w.ID, "cpu.cfs_quota_us"), fmt.Sprintf("%d\n", int(load.quota*100000)))
 	}
 	cfg := &CPUConfig{Executions: queue.NewSampler(queue.NewReader(rd.Client, "bull"), time.Second, time.Minute), CPU: dockerstats.CgroupCPU{Reader: cgroup.NewReader(host.cgroupRoot)},
-		Host: func() (hostcpu.Times, error) { return hostcpu.Read(host.proc) }, Window: 30 * time.Second, MinExecutions: 50}
+		Host: func() (hostcpu.Times, error) { return hostcpu.Read(host.proc) }, Window: 30 * time.Second, MinExecutions: 50, Threads: load.threads}
 	if procs != nil {
 		procs.load, cfg.Procs = load, procs
 	}
@@ -79,7 +98,7 @@ func splitReport(t *testing.T, load splitLoad, procs *scriptedProcs) (*Report, *
 			procs.step = s
 		}
 		rd.Client.Set(ctx, "bull:jobs:id", 10*s, 0)
-		host.set(map[string]float64{w.ID: 100 + (load.n8n+load.runner)*float64(s)}, 1000+load.host*float64(s))
+		host.set(map[string]float64{w.ID: 100 + (load.n8n+load.n8nThreads+load.runner)*float64(s)}, 1000+load.host*float64(s))
 		c.cpu.step(ctx, t0.Add(time.Duration(s)*time.Second))
 	}
 	c.evaluate(r)
@@ -191,5 +210,60 @@ func TestSplitUnknownFallsBack(t *testing.T) {
 			hasLines(t, Verdict(r), "worker fx-internal-worker: n8n and its internal runner are two Node processes in one container, not read apart ("+
 				c.why+"), so the container's total is one resource of 1.88 cores, or its CPU quota if lower")
 		})
+	}
+}
+
+// n8n 2.41 runs part of each execution on worker threads beside its main
+// one. A worker whose main thread uses 0.3 of a core and its other
+// threads 0.6 at 10/s. With Threads the process resource is the main
+// thread's 30 ms (31.3/s), the host binds, and its split by role counts
+// every thread. Without, the process's 90 ms (10.4/s) binds, and / says
+// that reads low on 2.41 and how to count the main thread.
+func TestMainThreadIsTheProcess(t *testing.T) {
+	load := splitLoad{n8n: 0.3, n8nThreads: 0.6, runner: 0.1, host: 1.9, threads: true}
+	r, _ := splitReport(t, load, &scriptedProcs{})
+	if n8n := resourceOf(t, r, "cpu:fx-internal-worker/n8n"); math.Abs(n8n.Demand-0.03) > 1e-9 {
+		t.Fatalf("n8n %+v, want its main thread's 30 ms", n8n)
+	}
+	if got := r.Bounds.Bottleneck(); got != capacity.HostCPU {
+		t.Fatalf("bottleneck %s, want the host", got)
+	}
+	hasLines(t, Verdict(r),
+		"set by the host's CPU: 2 cores, 190 ms per execution (worker 90.0 ms, runner 10.0 ms, other 90.0 ms)",
+		"each n8n and runner process is a CPU resource of its main thread, where Node runs JavaScript, read from /proc (up to 0.94 of a core, cpu:<container>/n8n); its other threads (V8's helpers, and the worker threads n8n 2.41 runs part of each execution on) count in the host's CPU")
+	load.threads = false
+	r, _ = splitReport(t, load, &scriptedProcs{})
+	if n8n := resourceOf(t, r, "cpu:fx-internal-worker/n8n"); math.Abs(n8n.Demand-0.09) > 1e-9 || r.Bounds.Bottleneck() != n8n.Name {
+		t.Fatalf("n8n %+v binding %s, want the whole process's 90 ms binding", n8n, r.Bounds.Bottleneck())
+	}
+	hasLines(t, Verdict(r), "cpu:fx-internal-worker/n8n counts every thread of its process against 0.94 of a core; n8n 2.41 runs part of each execution on worker threads beside the one JavaScript thread, so there this ceiling reads low: EXPORTER_PROCESS_CPU=thread counts the main thread alone (needs the host's PID namespace)")
+}
+
+// A worker with external runners holds one Node process. With Threads it
+// is read apart into one resource, its n8n's main thread; not read apart,
+// the container's total, and / says the ceiling reads low where n8n uses
+// more threads. Without Threads it is not read apart and / says nothing.
+func TestOneProcessContainer(t *testing.T) {
+	load := splitLoad{n8n: 0.3, n8nThreads: 0.6, host: 1.2, fixture: "inspect-lab-worker-1.json", threads: true}
+	r, _ := splitReport(t, load, &scriptedProcs{})
+	if got := cpuNames(r); !slices.Equal(got, []string{"cpu:fx-worker-1/n8n", "cpu:host"}) {
+		t.Fatalf("CPU resources %v, want the worker's n8n process and the host", got)
+	}
+	if n8n := resourceOf(t, r, "cpu:fx-worker-1/n8n"); math.Abs(n8n.Demand-0.03) > 1e-9 {
+		t.Fatalf("n8n %+v, want its main thread's 30 ms", n8n)
+	}
+	r, _ = splitReport(t, load, nil)
+	if c := resourceOf(t, r, "cpu:fx-worker-1"); math.Abs(c.Demand-0.09) > 1e-9 || c.Servers != capacity.DefaultProcessCores {
+		t.Fatalf("container %+v, want its total's 90 ms on 0.94 cores", c)
+	}
+	hasLines(t, Verdict(r), "fx-worker-1: not read apart ("+whyNoProcRoot+"), so each container's total is one resource of 0.94 of a core: where n8n works on more threads than one (n8n 2.41), its ceiling reads low")
+	load.threads = false
+	procs := &scriptedProcs{}
+	r, _ = splitReport(t, load, procs)
+	if got := cpuNames(r); procs.calls != 0 || !slices.Equal(got, []string{"cpu:fx-worker-1", "cpu:host"}) {
+		t.Fatalf("%d process readings, CPU resources %v: want none and the container", procs.calls, got)
+	}
+	if text := strings.Join(Verdict(r), "\n"); strings.Contains(text, "read apart") {
+		t.Errorf("a split named:\n%s", text)
 	}
 }

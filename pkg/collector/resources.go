@@ -33,12 +33,12 @@ func stolenShare(v cpuView) float64 {
 func internalHostCores(processCores float64) float64 { return 2 * processCores }
 
 // cpuResources turns the sampler's view into CPU resources: the host's
-// cores and, per running n8n container read, processCores or its quota if
-// lower. A container in internal whose processes were read
-// apart is one resource per process plus, with a quota, the container; one
-// not read apart is one resource of internalHostCores or its quota if
-// lower. A resource without a demand in the estimate is unknown, with the
-// reason.
+// cores and, per running n8n container read, its Node processes' main
+// threads, each processCores or its quota if lower, plus the container
+// itself when it has a quota. A container not read apart is one
+// resource: processCores (internalHostCores when it launches an internal
+// runner) or its quota if lower. A resource without a demand in the
+// estimate is unknown, with the reason.
 func cpuResources(v cpuView, procs []topology.Process, internal map[string]bool, processCores float64) []capacity.Resource {
 	var out []capacity.Resource
 	if v.cores > 0 {
@@ -49,8 +49,13 @@ func cpuResources(v cpuView, procs []topology.Process, internal map[string]bool,
 		q, read := v.quota[name]
 		switch {
 		case !read || p.Role == topology.RoleProbe:
-		case readApart(v, p, internal):
-			out = append(out, processResources(v, p.Name, q, processCores)...)
+		case readApart(v, p):
+			for _, proc := range nodeProcesses(p, internal) {
+				out = append(out, cpuResource(v, capacity.ProcessCPU(p.Name, proc), capped(processCores, q)))
+			}
+			if q > 0 {
+				out = append(out, cpuResource(v, name, q))
+			}
 		case internal[p.ID]:
 			out = append(out, cpuResource(v, name, capped(internalHostCores(processCores), q)))
 		default:
@@ -60,26 +65,23 @@ func cpuResources(v cpuView, procs []topology.Process, internal map[string]bool,
 	return out
 }
 
-// processResources are the n8n and runner processes of a container read
-// apart, each processCores (or the quota if lower), and, when the
-// container has a quota, the container with its total.
-func processResources(v cpuView, container string, quota, processCores float64) []capacity.Resource {
-	m := capped(processCores, quota)
-	out := []capacity.Resource{
-		cpuResource(v, capacity.ProcessCPU(container, capacity.ProcessN8n), m),
-		cpuResource(v, capacity.ProcessCPU(container, capacity.ProcessRunner), m),
+// nodeProcesses are the Node processes container p holds, by
+// capacity.ProcessCPU's names: a runner's container its runner, a host
+// of an internal runner n8n and the runner, any other n8n.
+func nodeProcesses(p topology.Process, internal map[string]bool) []string {
+	switch {
+	case p.Role == topology.RoleRunner:
+		return []string{capacity.ProcessRunner}
+	case internal[p.ID]:
+		return []string{capacity.ProcessN8n, capacity.ProcessRunner}
 	}
-	if quota > 0 {
-		out = append(out, cpuResource(v, capacity.ContainerCPU(container), quota))
-	}
-	return out
+	return []string{capacity.ProcessN8n}
 }
 
-// readApart reports whether p launches its own runner and the last
-// reading read the two processes apart.
-func readApart(v cpuView, p topology.Process, internal map[string]bool) bool {
+// readApart reports whether the last reading read p's processes apart.
+func readApart(v cpuView, p topology.Process) bool {
 	why, ok := v.split[capacity.ContainerCPU(p.Name)]
-	return internal[p.ID] && ok && why == ""
+	return ok && why == ""
 }
 
 // capped is m, or the quota q if one is set and lower.

@@ -12,23 +12,34 @@ import (
 // roleLines name the processes outside the production slots and what they
 // are to the ceiling: queue-mode mains with the runners of their manual
 // executions, and webhook processors.
-func roleLines(t topology.Topology) []string {
+func roleLines(r *Report) []string {
 	var out []string
-	for _, m := range t.Manual {
-		out = append(out, manualLine(m))
+	for _, m := range r.Topology.Manual {
+		out = append(out, manualLine(m, cpuName(r, m.Worker)))
 	}
-	for _, w := range t.Webhooks {
+	for _, w := range r.Topology.Webhooks {
 		out = append(out, fmt.Sprintf("webhook processor %s: takes webhook requests and queues them; it holds no execution slot, and its CPU (%s) is a resource of every webhook execution",
-			w.InstanceName(), capacity.ContainerCPU(w.Name)))
+			w.InstanceName(), cpuName(r, w)))
 	}
 	return out
 }
 
+// cpuName is the CPU resource of n8n process p: its JavaScript thread
+// where its container was read apart, else its container.
+func cpuName(r *Report, p topology.Process) string {
+	if r.CPU != nil {
+		if why, ok := r.CPU.Split[capacity.ContainerCPU(p.Name)]; ok && why == "" {
+			return capacity.ProcessCPU(p.Name, capacity.ProcessN8n)
+		}
+	}
+	return capacity.ContainerCPU(p.Name)
+}
+
 // manualLine says what a main that is not its own cluster runs, and that
 // neither it nor its runners are in the production slots.
-func manualLine(m topology.WorkerNode) string {
+func manualLine(m topology.WorkerNode, cpuName string) string {
 	p, s := m.Worker, m.Worker.Settings
-	cpu := fmt.Sprintf("; it holds no production execution slot, and its CPU (%s) is a resource of every execution it takes in", capacity.ContainerCPU(p.Name))
+	cpu := fmt.Sprintf("; it holds no production execution slot, and its CPU (%s) is a resource of every execution it takes in", cpuName)
 	switch {
 	case !s.Executions.Known():
 		return fmt.Sprintf("main %s: its execution mode is unknown (%s), so it and its runners%s are not counted", p.InstanceName(), s.Executions.Unknown, listed(m.Runners))

@@ -21,13 +21,13 @@ func Verdict(r *Report) []string {
 		if r.VerdictErr != "" {
 			why = "no verdict: " + r.VerdictErr
 		}
-		return append(append(append(lines, why), runnerLines(r)...), roleLines(r.Topology)...)
+		return append(append(append(lines, why), runnerLines(r)...), roleLines(r)...)
 	}
 	for i, w := range r.Verdict.Workers {
 		lines = append(lines, workerLine(w, r.Topology.Workers[i], r.Verdict.Service))
 	}
 	lines = append(lines, internalLines(r)...)
-	lines = append(lines, roleLines(r.Topology)...)
+	lines = append(lines, roleLines(r)...)
 	for _, a := range r.Topology.Unpaired {
 		lines = append(lines, unpairedLine(a))
 	}
@@ -39,6 +39,7 @@ func Verdict(r *Report) []string {
 		lines = append(lines, w)
 	}
 	lines = append(lines, runnerLines(r)...)
+	lines = append(lines, threadLines(r)...)
 	if s := stealLine(r); s != "" {
 		lines = append(lines, s)
 	}

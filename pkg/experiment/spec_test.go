@@ -107,8 +107,8 @@ func TestCaseOverridesLayOverTheExperiment(t *testing.T) {
 // carry their acceptance checks.
 func TestShippedSpecs(t *testing.T) {
 	files, err := filepath.Glob("../../e2e/experiments/*.yaml")
-	if err != nil || len(files) != 7 {
-		t.Fatalf("specs %v (%v), want 7", files, err)
+	if err != nil || len(files) != 8 {
+		t.Fatalf("specs %v (%v), want 8", files, err)
 	}
 	byName := map[string]*Spec{}
 	for _, f := range files {
@@ -172,6 +172,11 @@ func TestShippedSpecs(t *testing.T) {
 		t.Errorf("memory cases %+v", m)
 	}
 	checkScenarios(t, byName["scenarios"])
+	th := byName["threads"]
+	if c := th.Cases[0]; th.Env["LAB_PROCESS_CPU"] != "thread" || c.Expect.BindingKind != "cpu" || *c.Expect.MeasuredOverCeiling != (Range{0.90, 1.10}) ||
+		th.Env["LAB_WORKER_CONCURRENCY"] != "40" || th.CaseLoad(c).VUs[0] >= 40 {
+		t.Errorf("threads: %+v, env %v: want a CPU binding within 10 %% on main threads, the worker's slots never full", c.Expect, th.Env)
+	}
 }
 
 // Queue mode is within 10 % of the ceiling, a CPU binds the short

@@ -3,14 +3,18 @@ package proccpu
 // Seconds is the CPU time of a container's processes by role, counters.
 type Seconds struct{ N8n, Runner float64 }
 
+// Split is one container's counters: each role's processes whole, and
+// their main threads, where Node runs JavaScript.
+type Split struct{ Total, Thread Seconds }
+
 // Counter sums one container's readings into counters per role that
 // never go backwards: a process adds what it used since its previous
 // reading, a process read for the first time adds nothing yet, and one
 // that is gone keeps what it added. A restarted runner is a new process.
 // The zero Counter is ready; it is not safe for concurrent use.
 type Counter struct {
-	last  map[procKey]float64 // each process's seconds at its last reading
-	total Seconds
+	last  map[procKey]Proc // each process at its last reading
+	total Split
 }
 
 // procKey tells processes apart across PID reuse.
@@ -21,16 +25,16 @@ type procKey struct {
 
 // Add takes one reading of every process in the container and returns
 // the counters.
-func (c *Counter) Add(ps []Proc) Seconds {
-	next := make(map[procKey]float64, len(ps))
+func (c *Counter) Add(ps []Proc) Split {
+	next := make(map[procKey]Proc, len(ps))
 	for _, p := range ps {
 		k := procKey{p.PID, p.Start}
-		now := p.Seconds
 		if prev, ok := c.last[k]; ok {
-			c.total.add(p.Runner, max(0, now-prev))
-			now = max(now, prev)
+			c.total.Total.add(p.Runner, max(0, p.Seconds-prev.Seconds))
+			c.total.Thread.add(p.Runner, max(0, p.Thread-prev.Thread))
+			p.Seconds, p.Thread = max(p.Seconds, prev.Seconds), max(p.Thread, prev.Thread)
 		}
-		next[k] = now
+		next[k] = p
 	}
 	c.last = next
 	return c.total

@@ -7,11 +7,12 @@ import (
 
 // A runner that restarts, a PID reused by a new process and a reading
 // that goes down: the counters add only what each process used between
-// two of its own readings, and never go backwards.
+// two of its own readings, and never go backwards; its main thread's
+// counters alike.
 func TestCounterCarriesOver(t *testing.T) {
-	n8n := func(s float64) Proc { return Proc{PID: 7, Start: 500, Seconds: s} }
+	n8n := func(s float64) Proc { return Proc{PID: 7, Start: 500, Seconds: s, Thread: s / 2} }
 	runner := func(pid int, start uint64, s float64) Proc {
-		return Proc{PID: pid, Start: start, Runner: true, Seconds: s}
+		return Proc{PID: pid, Start: start, Runner: true, Seconds: s, Thread: s / 2}
 	}
 	steps := []struct {
 		name  string
@@ -31,7 +32,11 @@ func TestCounterCarriesOver(t *testing.T) {
 	var c Counter
 	var prev Seconds
 	for _, s := range steps {
-		got := c.Add(s.procs)
+		split := c.Add(s.procs)
+		got := split.Total
+		if split.Thread.N8n*2 != got.N8n || split.Thread.Runner*2 != got.Runner {
+			t.Errorf("%s: main threads %+v, want half of %+v", s.name, split.Thread, got)
+		}
 		if math.Abs(got.N8n-s.want.N8n) > 1e-9 || math.Abs(got.Runner-s.want.Runner) > 1e-9 {
 			t.Errorf("%s: got %+v, want %+v", s.name, got, s.want)
 		}

@@ -93,7 +93,12 @@ func (k *kernelContainer) read(c *Counter) Seconds {
 	if err != nil {
 		k.t.Fatal(err)
 	}
-	return c.Add(ps)
+	s := c.Add(ps)
+	// A shell has one thread: its main thread is all of it.
+	if math.Abs(s.Thread.Runner-s.Total.Runner) > 0.02 || math.Abs(s.Thread.N8n-s.Total.N8n) > 0.02 {
+		k.t.Fatalf("single-threaded processes: main threads %+v, totals %+v", s.Thread, s.Total)
+	}
+	return s.Total
 }
 
 // burn lets cmd run until it has used at least sec of CPU, then stops it.

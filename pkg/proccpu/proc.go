@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"strconv"
 	"syscall"
 
 	"github.com/prometheus/procfs"
@@ -17,6 +18,10 @@ type Proc struct {
 	Start   uint64
 	Runner  bool    // its cmdline names the task runner
 	Seconds float64 // user + system CPU time of its thread group
+	// Thread is the user + system CPU time of its main thread (TID =
+	// PID), where Node runs JavaScript; V8's helpers and Node's worker
+	// threads are the rest of Seconds.
+	Thread float64
 }
 
 // Reader reads processes from the /proc tree at Root, whose PID
@@ -57,7 +62,15 @@ func (r Reader) read(pfs procfs.FS, pid int) (Proc, error) {
 	if err != nil {
 		return Proc{}, r.fileErr(pid, "cmdline", err)
 	}
-	return Proc{PID: pid, Start: st.Starttime, Runner: IsRunner(argv), Seconds: st.CPUTime()}, nil
+	main, err := p.Thread(pid)
+	if err != nil {
+		return Proc{}, err
+	}
+	mst, err := main.Stat()
+	if err != nil {
+		return Proc{}, r.fileErr(pid, "task/"+strconv.Itoa(pid)+"/stat", err)
+	}
+	return Proc{PID: pid, Start: st.Starttime, Runner: IsRunner(argv), Seconds: st.CPUTime(), Thread: mst.CPUTime()}, nil
 }
 
 // fileErr keeps an error's path and errno and drops any file content a

@@ -19,16 +19,16 @@ func TestReadFixture(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []Proc{
-		{PID: 1, Start: 5012, Runner: false, Seconds: 0.01},
-		{PID: 7, Start: 5120, Runner: false, Seconds: 130.23},
-		{PID: 45, Start: 9873, Runner: true, Seconds: 46.2},
+		{PID: 1, Start: 5012, Runner: false, Seconds: 0.01, Thread: 0.01},
+		{PID: 7, Start: 5120, Runner: false, Seconds: 130.23, Thread: 126},
+		{PID: 45, Start: 9873, Runner: true, Seconds: 46.2, Thread: 44},
 	}
 	if len(got) != len(want) {
 		t.Fatalf("got %+v, want %+v", got, want)
 	}
 	for i, w := range want {
 		g := got[i]
-		if g.PID != w.PID || g.Start != w.Start || g.Runner != w.Runner || math.Abs(g.Seconds-w.Seconds) > 1e-9 {
+		if g.PID != w.PID || g.Start != w.Start || g.Runner != w.Runner || math.Abs(g.Seconds-w.Seconds) > 1e-9 || math.Abs(g.Thread-w.Thread) > 1e-9 {
 			t.Errorf("PID %d: got %+v, want %+v", w.PID, g, w)
 		}
 	}

@@ -1,0 +1,61 @@
+package collector
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/capacity"
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/topology"
+)
+
+// threadLines say how each container's CPU is a resource: its Node
+// processes' main threads where they were read apart from /proc, else
+// the container's total, and why. The hosts of internal runners are
+// splitLines'.
+func threadLines(r *Report) []string {
+	if r.CPU == nil {
+		return nil
+	}
+	internal := internalHosts(r.Topology)
+	apart, whole := false, map[string][]string{}
+	for _, p := range r.Processes {
+		why, ok := r.CPU.Split[capacity.ContainerCPU(p.Name)]
+		switch {
+		case !ok || p.Role == topology.RoleProbe:
+		case why == "":
+			apart = true
+		case !internal[p.ID]:
+			whole[why] = append(whole[why], p.Name)
+		}
+	}
+	var out []string
+	if !r.CPU.Threads {
+		return wholeProcessLine(r)
+	}
+	if apart {
+		out = append(out, fmt.Sprintf("each n8n and runner process is a CPU resource of its main thread, where Node runs JavaScript, read from /proc (up to %g of a core, %s); its other threads (V8's helpers, and the worker threads n8n 2.41 runs part of each execution on) count in the host's CPU",
+			r.processCores(), capacity.ProcessCPU("<container>", capacity.ProcessN8n)))
+	}
+	for _, why := range slices.Sorted(maps.Keys(whole)) {
+		out = append(out, fmt.Sprintf("%s: not read apart (%s), so each container's total is one resource of %g of a core: where n8n works on more threads than one (n8n 2.41), its ceiling reads low",
+			strings.Join(whole[why], ", "), why, r.processCores()))
+	}
+	return out
+}
+
+// wholeProcessLine says, when an n8n process's CPU binds and the process
+// resources count every thread, that n8n 2.41's worker threads make that
+// ceiling low, and how to count the main thread alone.
+func wholeProcessLine(r *Report) []string {
+	if r.Bounds == nil || !r.Bounds.HasCeiling() {
+		return nil
+	}
+	top := r.Bounds.Bottleneck()
+	if !strings.HasPrefix(top, "cpu:") || top == capacity.HostCPU {
+		return nil
+	}
+	return []string{fmt.Sprintf("%s counts every thread of its process against %g of a core; n8n 2.41 runs part of each execution on worker threads beside the one JavaScript thread, so there this ceiling reads low: EXPORTER_PROCESS_CPU=thread counts the main thread alone (needs the host's PID namespace)",
+		top, r.processCores())}
+}
