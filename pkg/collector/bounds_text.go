@@ -82,6 +82,9 @@ func cpuSplit(r *Report) string {
 			inN8n += d
 		}
 	}
+	if len(parts) == 0 {
+		return ""
+	}
 	return " (" + strings.Join(append(parts, "other "+ms(max(0, host-inN8n))), ", ") + ")"
 }
 

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/capacity"
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/demand"
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/dockerstats"
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/dockerstats/cgroup"
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/hostcpu"
@@ -265,5 +266,22 @@ func TestOneProcessContainer(t *testing.T) {
 	}
 	if text := strings.Join(Verdict(r), "\n"); strings.Contains(text, "read apart") {
 		t.Errorf("a split named:\n%s", text)
+	}
+}
+
+// A runner's container, or a launcher's (the runners image: a Go launcher
+// and its Node runner), read apart is one resource: its runner.
+func TestRunnerContainerApart(t *testing.T) {
+	for _, role := range []topology.Role{topology.RoleRunner, topology.RoleLauncher} {
+		p := fixtureProcess(t, "inspect-lab-runner-1-1.json")
+		p.Role = role
+		c := capacity.ContainerCPU(p.Name)
+		run := capacity.ProcessCPU(p.Name, capacity.ProcessRunner)
+		v := cpuView{has: true, estimate: demand.Estimate{Demand: map[string]float64{run: 0.05, c: 0.06}},
+			quota: map[string]float64{c: 0}, split: map[string]string{c: ""}}
+		got := cpuResources(v, []topology.Process{p}, nil, capacity.DefaultProcessCores)
+		if len(got) != 1 || got[0].Name != run || got[0].Demand != 0.05 {
+			t.Fatalf("%s: %+v, want its runner at 50 ms", role, got)
+		}
 	}
 }

@@ -33,9 +33,9 @@ func stolenShare(v cpuView) float64 {
 func internalHostCores(processCores float64) float64 { return 2 * processCores }
 
 // cpuResources turns the sampler's view into CPU resources: the host's
-// cores and, per running n8n container read, its Node processes' main
-// threads, each processCores or its quota if lower, plus the container
-// itself when it has a quota. A container not read apart is one
+// cores and, per running n8n container read apart, its Node processes
+// (their main threads with CPUConfig.Threads), each processCores or its
+// quota if lower, plus the container itself when it has a quota. A container not read apart is one
 // resource: processCores (internalHostCores when it launches an internal
 // runner) or its quota if lower. A resource without a demand in the
 // estimate is unknown, with the reason.
@@ -66,11 +66,11 @@ func cpuResources(v cpuView, procs []topology.Process, internal map[string]bool,
 }
 
 // nodeProcesses are the Node processes container p holds, by
-// capacity.ProcessCPU's names: a runner's container its runner, a host
-// of an internal runner n8n and the runner, any other n8n.
+// capacity.ProcessCPU's names: a runner's or launcher's container its
+// runner, a host of an internal runner n8n and the runner, any other n8n.
 func nodeProcesses(p topology.Process, internal map[string]bool) []string {
 	switch {
-	case p.Role == topology.RoleRunner:
+	case p.Role == topology.RoleRunner || p.Role == topology.RoleLauncher:
 		return []string{capacity.ProcessRunner}
 	case internal[p.ID]:
 		return []string{capacity.ProcessN8n, capacity.ProcessRunner}
