@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -18,9 +19,10 @@ import (
 // without runner); loadctl exits 99 when one fails.
 //
 // E2E_EXPERIMENTS narrows the run: space-separated specs, each optionally
-// with its cases, e.g. "runner-limit:limit-5 pairs".
+// with its cases, e.g. "runner-limit:limit-5 pairs". E2E_EXPERIMENTS_SKIP
+// leaves out whole specs of the full run (the Makefile says which, and why).
 func TestExperiments(t *testing.T) {
-	specs, err := experimentRuns(os.Getenv("E2E_EXPERIMENTS"))
+	specs, err := experimentRuns(os.Getenv("E2E_EXPERIMENTS"), os.Getenv("E2E_EXPERIMENTS_SKIP"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,8 +77,9 @@ func failedLines(spec string, code int, resultPath string) []string {
 // experimentRun is one spec to run, with its cases ("" for every case).
 type experimentRun struct{ name, cases string }
 
-// experimentRuns reads E2E_EXPERIMENTS; empty means every shipped spec.
-func experimentRuns(list string) ([]experimentRun, error) {
+// experimentRuns reads E2E_EXPERIMENTS; empty means every shipped spec
+// but those skip names.
+func experimentRuns(list, skip string) ([]experimentRun, error) {
 	shipped, err := filepath.Glob("experiments/*.yaml")
 	if err != nil || len(shipped) == 0 {
 		return nil, fmt.Errorf("no experiment specs in e2e/experiments (%v)", err)
@@ -86,7 +89,14 @@ func experimentRuns(list string) ([]experimentRun, error) {
 	for _, s := range shipped {
 		name := strings.TrimSuffix(filepath.Base(s), ".yaml")
 		have[name] = true
-		all = append(all, experimentRun{name: name})
+		if !slices.Contains(strings.Fields(skip), name) {
+			all = append(all, experimentRun{name: name})
+		}
+	}
+	for _, name := range strings.Fields(skip) {
+		if !have[name] {
+			return nil, fmt.Errorf("E2E_EXPERIMENTS_SKIP names %s, which is no spec in e2e/experiments", name)
+		}
 	}
 	if strings.TrimSpace(list) == "" {
 		return all, nil
@@ -103,15 +113,21 @@ func experimentRuns(list string) ([]experimentRun, error) {
 }
 
 func TestExperimentRuns(t *testing.T) {
-	all, err := experimentRuns("")
+	all, err := experimentRuns("", "")
 	if err != nil || len(all) < 6 {
 		t.Fatalf("every spec: %v, %v", all, err)
 	}
-	got, err := experimentRuns("runner-limit:limit-5 pairs")
+	if less, err := experimentRuns("", "threads"); err != nil || len(less) != len(all)-1 || slices.Contains(less, experimentRun{name: "threads"}) {
+		t.Errorf("every spec but threads: %v, %v", less, err)
+	}
+	if _, err := experimentRuns("", "nope"); err == nil || !strings.Contains(err.Error(), "nope") {
+		t.Errorf("an unknown skip: %v, want an error naming it", err)
+	}
+	got, err := experimentRuns("runner-limit:limit-5 pairs", "")
 	if err != nil || len(got) != 2 || got[0] != (experimentRun{"runner-limit", "limit-5"}) || got[1] != (experimentRun{"pairs", ""}) {
 		t.Errorf("narrowed: %v, %v", got, err)
 	}
-	if _, err := experimentRuns("nope"); err == nil || !strings.Contains(err.Error(), "nope") {
+	if _, err := experimentRuns("nope", ""); err == nil || !strings.Contains(err.Error(), "nope") {
 		t.Errorf("an unknown spec: %v, want an error naming it", err)
 	}
 }
