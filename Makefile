@@ -48,9 +48,9 @@ TESTSUM = set -o pipefail; $(GO) build -o $(BIN)/testsum ./e2e/testsum &&
 # the exporter's shape and secret checks, the probe through accept
 # timeouts, one runner-limit case, the shapes and the main-thread CPU
 # model (threads, on 2.41.1 only). The whole suite stays on 2.23.2 while
-# the exporter's default counts each n8n process whole: a 2.41 process uses up to 1.5
-# cores, so its 0.94-core station puts the short scenarios' ceiling 30-40 %
-# low there (1.41 to 1.62 measured ÷ ceiling); EXPORTER_PROCESS_CPU=thread
+# the exporter's default counts each n8n process whole: a 2.41 process
+# uses up to 1.5 cores, so its 0.94-core station puts the short
+# scenarios' ceiling 30-40 % low there (1.41 to 1.62 measured ÷ ceiling); EXPORTER_PROCESS_CPU=thread
 # is right on both, but not yet the default (README, The ceiling).
 E2E_N8N ?= 2.23.2
 E2E_N8N_COMPAT ?= 2.41.1

@@ -10,13 +10,16 @@ import (
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/topology"
 )
 
-// threadLines say how each container's CPU is a resource: its Node
-// processes' main threads where they were read apart from /proc, else
-// the container's total, and why. The hosts of internal runners are
-// splitLines'.
+// threadLines say, with CPUConfig.Threads, how each container's CPU is a
+// resource: its Node processes' main threads where they were read apart
+// from /proc, else the container's total, and why (the hosts of internal
+// runners are splitLines'). Without, wholeProcessLine.
 func threadLines(r *Report) []string {
 	if r.CPU == nil {
 		return nil
+	}
+	if !r.CPU.Threads {
+		return wholeProcessLine(r)
 	}
 	internal := internalHosts(r.Topology)
 	apart, whole := false, map[string][]string{}
@@ -31,9 +34,6 @@ func threadLines(r *Report) []string {
 		}
 	}
 	var out []string
-	if !r.CPU.Threads {
-		return wholeProcessLine(r)
-	}
 	if apart {
 		out = append(out, fmt.Sprintf("each n8n and runner process is a CPU resource of its main thread, where Node runs JavaScript, read from /proc (up to %g of a core, %s); its other threads (V8's helpers, and the worker threads n8n 2.41 runs part of each execution on) count in the host's CPU",
 			r.processCores(), capacity.ProcessCPU("<container>", capacity.ProcessN8n)))
