@@ -85,7 +85,7 @@ func cpuReport(v cpuView, procs []topology.Process, internal map[string]bool, pr
 		if p.Role == topology.RoleProbe {
 			continue
 		}
-		if !readApart(v, p) {
+		if !readApart(v.split, p) {
 			add(capacity.ContainerCPU(p.Name), p.Role)
 			continue
 		}

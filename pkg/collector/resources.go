@@ -35,8 +35,8 @@ func internalHostCores(processCores float64) float64 { return 2 * processCores }
 // cpuResources turns the sampler's view into CPU resources: the host's
 // cores and, per running n8n container read apart, its Node processes
 // (their main threads with CPUConfig.Threads), each processCores or its
-// quota if lower, plus the container itself when it has a quota. A container not read apart is one
-// resource: processCores (internalHostCores when it launches an internal
+// quota if lower, plus the container itself when it has a quota. A
+// container not read apart is one resource: processCores (internalHostCores when it launches an internal
 // runner) or its quota if lower. A resource without a demand in the
 // estimate is unknown, with the reason.
 func cpuResources(v cpuView, procs []topology.Process, internal map[string]bool, processCores float64) []capacity.Resource {
@@ -49,7 +49,7 @@ func cpuResources(v cpuView, procs []topology.Process, internal map[string]bool,
 		q, read := v.quota[name]
 		switch {
 		case !read || p.Role == topology.RoleProbe:
-		case readApart(v, p):
+		case readApart(v.split, p):
 			for _, proc := range nodeProcesses(p, internal) {
 				out = append(out, cpuResource(v, capacity.ProcessCPU(p.Name, proc), capped(processCores, q)))
 			}
@@ -78,9 +78,10 @@ func nodeProcesses(p topology.Process, internal map[string]bool) []string {
 	return []string{capacity.ProcessN8n}
 }
 
-// readApart reports whether the last reading read p's processes apart.
-func readApart(v cpuView, p topology.Process) bool {
-	why, ok := v.split[capacity.ContainerCPU(p.Name)]
+// readApart reports whether split (cpuView.split, CPUReport.Split) says
+// the last reading read p's processes apart.
+func readApart(split map[string]string, p topology.Process) bool {
+	why, ok := split[capacity.ContainerCPU(p.Name)]
 	return ok && why == ""
 }
 

@@ -27,10 +27,8 @@ func roleLines(r *Report) []string {
 // cpuName is the CPU resource of n8n process p: its JavaScript thread
 // where its container was read apart, else its container.
 func cpuName(r *Report, p topology.Process) string {
-	if r.CPU != nil {
-		if why, ok := r.CPU.Split[capacity.ContainerCPU(p.Name)]; ok && why == "" {
-			return capacity.ProcessCPU(p.Name, capacity.ProcessN8n)
-		}
+	if r.CPU != nil && readApart(r.CPU.Split, p) {
+		return capacity.ProcessCPU(p.Name, capacity.ProcessN8n)
 	}
 	return capacity.ContainerCPU(p.Name)
 }
