@@ -174,6 +174,7 @@ func TestShippedSpecs(t *testing.T) {
 	checkScenarios(t, byName["scenarios"])
 	th := byName["threads"]
 	if c := th.Cases[0]; th.Env["LAB_PROCESS_CPU"] != "thread" || c.Expect.BindingKind != "cpu" || *c.Expect.MeasuredOverCeiling != (Range{0.90, 1.10}) ||
+		c.Expect.FailRateMax == nil || *c.Expect.FailRateMax != lostResponses ||
 		th.Env["LAB_WORKER_CONCURRENCY"] != "40" || th.CaseLoad(c).VUs[0] >= 40 {
 		t.Errorf("threads: %+v, env %v: want a CPU binding within 10 %% on main threads, the worker's slots never full", c.Expect, th.Env)
 	}
@@ -183,9 +184,14 @@ func TestShippedSpecs(t *testing.T) {
 // workflows and the single webhook is a sweep from 1 VU whose MVA is
 // recorded, not asserted (pkg/comparison's recordings say why); single
 // mode's short workflows are within 0.75 to 1.10, its upload 0.90 to
-// 1.15, and queue mode's upload 0.82 to 1.10 (scenarios.yaml says why). No case allows a failed request, and
-// the uploads wait up to 120 s, so that a request the closed loop keeps
+// 1.15, and queue mode's upload 0.82 to 1.10 (scenarios.yaml says why).
+// Queue mode's short workflows allow 0.2 % failed requests, n8n's lost
+// responses to jobs done as they are queued; no other case allows one. The
+// uploads wait up to 120 s, so that a request the closed loop keeps
 // waiting past its timeout reads as a failure, not as a ceiling too high.
+// lostResponses is the fail rate allowed where n8n may lose a response.
+const lostResponses = 0.002
+
 func checkScenarios(t *testing.T, s *Spec) {
 	t.Helper()
 	for _, c := range s.Cases {
@@ -199,9 +205,13 @@ func checkScenarios(t *testing.T, s *Spec) {
 		case strings.HasPrefix(c.Name, "single-"):
 			want = Range{0.75, 1.10}
 		}
+		fails := 0.0
+		if strings.HasPrefix(c.Name, "queue-") && !strings.HasSuffix(c.Name, "-binary") {
+			fails = lostResponses
+		}
 		switch {
-		case e.FailRateMax == nil || *e.FailRateMax != 0:
-			t.Errorf("scenario %s expects %+v, want no failed request", c.Name, e)
+		case e.FailRateMax == nil || *e.FailRateMax != fails:
+			t.Errorf("scenario %s expects %+v, want a fail rate of at most %v", c.Name, e, fails)
 		case strings.HasSuffix(c.Name, "-binary") && s.CaseTarget(c).Timeout.D() < 2*time.Minute:
 			t.Errorf("scenario %s: timeout %v, want 2m", c.Name, s.CaseTarget(c).Timeout.D())
 		case e.MeasuredOverCeiling == nil || *e.MeasuredOverCeiling != want:
