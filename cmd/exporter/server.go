@@ -14,6 +14,7 @@ import (
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/brokerprobe"
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/collector"
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/hostcpu"
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/proccpu"
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/queue"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
@@ -97,13 +98,15 @@ func buildCollector(ctx context.Context, cfg Config, logger *slog.Logger, probes
 
 // cpuConfig wires the CPU demands: executions from Bull (nil: no Redis;
 // regular mode counts them from n8n's histogram or the probes), container
-// CPU from the cgroup files (nil: none), the host's from /proc/stat.
+// CPU from the cgroup files (nil: none), the host's from /proc/stat and
+// PostgreSQL's and Redis's from their processes' stat files.
 func cpuConfig(cfg Config, q collector.ExecutionCounter, cpu collector.CPUReader) *collector.CPUConfig {
 	c := &collector.CPUConfig{Executions: q, CPU: cpu, Interval: cfg.SampleInterval, Window: cfg.DemandWindow,
 		MaxWindow: cfg.DemandMaxWindow, MinExecutions: float64(cfg.DemandMin), ProcessCores: cfg.ProcessCores,
 		Threads: cfg.ProcessCPU == processCPUThread}
 	if cfg.ProcRoot != "" {
 		c.Host = func() (hostcpu.Times, error) { return hostcpu.Read(cfg.ProcRoot) }
+		c.Backing = func() (map[string]float64, error) { return proccpu.ReadBacking(cfg.ProcRoot) }
 	}
 	return c
 }

@@ -38,6 +38,11 @@ type CPUReport struct {
 	// Split maps the container CPU name of each container read to "" if
 	// its processes were read apart, else why not.
 	Split map[string]string
+	// Host splits the host's busy CPU into n8n's share and other work.
+	Host hostShare
+	// Backing is "" when the backing services' processes were read, else
+	// why not.
+	Backing string
 }
 
 // bound runs the bound analysis: the verdict's slot resources and the CPU
@@ -70,7 +75,7 @@ func (c *Collector) bound(r *Report) {
 
 func cpuReport(v cpuView, procs []topology.Process, internal map[string]bool, processCores float64) *CPUReport {
 	rep := &CPUReport{Waiting: v.waiting, Cores: v.cores, ProcessCores: processCores, Stolen: stolenShare(v), Completed: v.completed, HasCount: v.counted, CountedFrom: v.countedFrom,
-		RoleDemand: map[topology.Role]float64{}, Split: v.split}
+		RoleDemand: map[topology.Role]float64{}, Split: v.split, Host: hostSplit(v, procs), Backing: v.backing}
 	if !v.has {
 		return rep
 	}

@@ -3,19 +3,21 @@ package collector
 import (
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/capacity"
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/metricname"
 )
 
 var (
-	resourceDemand  = desc(metricname.ResourceDemand, "Seconds one execution holds one server of the resource: a slot's holding time scaled by the worker's share of executions, or CPU seconds per execution measured over the demand window. Absent while unknown.", "resource")
-	resourceServers = desc(metricname.ResourceServers, "Servers of the resource: slots, or cores (the host's online CPUs; one per n8n process, or its cgroup quota if lower).", "resource")
-	resourceCeiling = desc(metricname.ResourceCeiling, "Executions per second the resource allows alone: servers / demand. Absent while the demand is unknown.", "resource")
-	clusterBinding  = desc(metricname.ClusterBottleneck, "1 for the resource whose ceiling is the cluster's, 0 for the others.", "resource")
-	executions      = desc(metricname.ClusterExecutions, "Executions completed, from Bull's job-id counter minus the jobs still queued; in regular mode from n8n's execution histogram count or the probes' completed tasks. The demand window divides CPU time by its increase.")
-	executionsFrom  = desc(metricname.ExecutionsSource, "1 for the source of "+metricname.ClusterExecutions+": redis, n8n or probe.", "source")
+	resourceDemand     = desc(metricname.ResourceDemand, "Seconds one execution holds one server of the resource: a slot's holding time scaled by the worker's share of executions, or CPU seconds per execution measured over the demand window. Absent while unknown.", "resource")
+	resourceServers    = desc(metricname.ResourceServers, "Servers of the resource: slots, or cores (the host's online CPUs; one per n8n process, or its cgroup quota if lower).", "resource")
+	resourceBackground = desc(metricname.ResourceBackground, "Cores of the host busy, over the demand window, with work that is not n8n's: CPU outside n8n's containers and the host's PostgreSQL and Redis processes. cpu:host's servers are the online CPUs less this. Absent while the split is unknown.", "resource")
+	resourceCeiling    = desc(metricname.ResourceCeiling, "Executions per second the resource allows alone: servers / demand. Absent while the demand is unknown.", "resource")
+	clusterBinding     = desc(metricname.ClusterBottleneck, "1 for the resource whose ceiling is the cluster's, 0 for the others.", "resource")
+	executions         = desc(metricname.ClusterExecutions, "Executions completed, from Bull's job-id counter minus the jobs still queued; in regular mode from n8n's execution histogram count or the probes' completed tasks. The demand window divides CPU time by its increase.")
+	executionsFrom     = desc(metricname.ExecutionsSource, "1 for the source of "+metricname.ClusterExecutions+": redis, n8n or probe.", "source")
 )
 
-var boundsDescs = []*prometheus.Desc{resourceDemand, resourceServers, resourceCeiling, clusterBinding, executions, executionsFrom}
+var boundsDescs = []*prometheus.Desc{resourceDemand, resourceServers, resourceBackground, resourceCeiling, clusterBinding, executions, executionsFrom}
 
 // emitBounds publishes every resource of the bound analysis and the
 // execution counter.
@@ -26,6 +28,9 @@ func emitBounds(r *Report, ch chan<- prometheus.Metric) {
 	}
 	if r.Bounds == nil {
 		return
+	}
+	if c := r.CPU; c != nil && c.Host.Unknown == "" && c.Cores > 0 {
+		gauge(ch, resourceBackground, c.Host.Background, capacity.HostCPU)
 	}
 	binding := map[string]bool{}
 	for _, name := range r.Bounds.Binding {

@@ -41,7 +41,7 @@ func indexOf(b *capacity.Bounds, name string) int {
 func describeResource(res capacity.ResourceBound, r *Report) string {
 	switch {
 	case res.Name == capacity.HostCPU:
-		return fmt.Sprintf("the host's CPU: %g cores, %s per execution%s", res.Servers, ms(res.Demand), cpuSplit(r))
+		return fmt.Sprintf("the host's CPU: %s, %s per execution%s", hostCores(res, r), ms(res.Demand), cpuSplit(r))
 	case res.Kind == capacity.KindCPU:
 		return fmt.Sprintf("the CPU of %s: %g core, %s per execution", strings.TrimPrefix(res.Name, "cpu:"), res.Servers, ms(res.Demand))
 	case strings.HasPrefix(res.Name, "slots:runner:"):
@@ -62,9 +62,20 @@ func slotHost(r *Report, name string) string {
 	return "worker " + name
 }
 
+// hostCores is the host's cores as its resource counts them: "2 cores",
+// or "1.58 of its 2 cores (other work takes 0.42)" where other work is
+// measured apart.
+func hostCores(res capacity.ResourceBound, r *Report) string {
+	if r.CPU == nil || r.CPU.Host.Unknown != "" {
+		return fmt.Sprintf("%g cores", res.Servers)
+	}
+	return fmt.Sprintf("%.2f of its %d cores (other work takes %.2f)", res.Servers, r.CPU.Cores, r.CPU.Host.Background)
+}
+
 // cpuSplit is the host's demand split by role: " (main 12 ms, worker 9
-// ms, runner 3 ms, other 10 ms)"; "other" is the host's demand outside the
-// n8n processes (PostgreSQL, Redis, the kernel, everything else).
+// ms, runner 3 ms, postgres 5 ms, redis 1 ms)" where the host's share is
+// measured apart, else with "other": the host's demand outside the n8n
+// processes (PostgreSQL, Redis, the kernel, everything else).
 func cpuSplit(r *Report) string {
 	if r.CPU == nil || len(r.CPU.RoleDemand) == 0 {
 		return ""
@@ -85,7 +96,15 @@ func cpuSplit(r *Report) string {
 	if len(parts) == 0 {
 		return ""
 	}
-	return " (" + strings.Join(append(parts, "other "+ms(max(0, host-inN8n))), ", ") + ")"
+	if r.CPU.Host.Unknown != "" {
+		return " (" + strings.Join(append(parts, "other "+ms(max(0, host-inN8n))), ", ") + ")"
+	}
+	for _, service := range backingOrder {
+		if d, ok := r.CPU.Host.Backing[service]; ok {
+			parts = append(parts, fmt.Sprintf("%s %s", service, ms(d)))
+		}
+	}
+	return " (" + strings.Join(parts, ", ") + ")"
 }
 
 // minStolenShown is the smallest stolen share that stealLine names.

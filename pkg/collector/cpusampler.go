@@ -36,8 +36,11 @@ type CPUConfig struct {
 	CPU        CPUReader
 	Procs      ProcessReader
 	Host       func() (hostcpu.Times, error)
-	Interval   time.Duration // between readings (default 1s)
-	Window     time.Duration // of the demand estimate (default 30s)
+	// Backing reads the CPU seconds of n8n's backing services on the
+	// host, by service (proccpu.ReadBacking); optional.
+	Backing  func() (map[string]float64, error)
+	Interval time.Duration // between readings (default 1s)
+	Window   time.Duration // of the demand estimate (default 30s)
 	// MaxWindow is how far back a window stretches to hold MinExecutions
 	// (default 4 × Window: a workflow of 0.25 executions a second).
 	MaxWindow time.Duration
@@ -95,6 +98,8 @@ type cpuView struct {
 	// by container CPU name.
 	split  map[string]string
 	source map[string]SourceResult // executions, cpu and procstat: the last reading's outcome
+	// backing is "" when the backing services were read, else why not.
+	backing string
 }
 
 func newCPUSampler(cfg CPUConfig, count *executionCounter) *cpuSampler {
@@ -156,6 +161,9 @@ func (s *cpuSampler) step(ctx context.Context, now time.Time) {
 			}
 			return err
 		})
+	}
+	if s.cfg.Backing != nil {
+		v.backing = readBacking(s.cfg.Backing, r.CPU)
 	}
 	if s.cfg.CPU != nil && len(procs) > 0 {
 		v.source["cpu"] = timed(ctx, "cpu", s.cfg.Interval, func(context.Context) error {

@@ -31,8 +31,9 @@ type splitLoad struct {
 	n8nThreads        float64 // n8n's CPU a second off its main thread
 	quota             float64
 	restartAt         int
-	fixture           string // the container's docker inspect (default the internal worker)
-	threads           bool   // CPUConfig.Threads
+	fixture           string  // the container's docker inspect (default the internal worker)
+	threads           bool    // CPUConfig.Threads
+	postgres          float64 // PostgreSQL's CPU seconds a second (0: no PostgreSQL on the host)
 }
 
 // scriptedProcs plays the worker container's processes as /proc shows
@@ -91,10 +92,18 @@ func splitReport(t *testing.T, load splitLoad, procs *scriptedProcs) (*Report, *
 	if procs != nil {
 		procs.load, cfg.Procs = load, procs
 	}
+	var at float64
+	cfg.Backing = func() (map[string]float64, error) {
+		if load.postgres == 0 {
+			return nil, nil
+		}
+		return map[string]float64{proccpu.Postgres: 3 + load.postgres*at}, nil
+	}
 	c := New(Config{CPU: cfg})
 	c.cpu.point(r.Processes)
 	t0 := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
 	for s := 0; s <= 40; s++ {
+		at = float64(s)
 		if procs != nil {
 			procs.step = s
 		}
@@ -184,7 +193,7 @@ func TestSplitKnownWithQuota(t *testing.T) {
 	}
 	hasLines(t, Verdict(r),
 		"with a CPU quota the container's total is a resource too (cpu:fx-internal-worker, of the quota)",
-		"set by the host's CPU: 2 cores, 180 ms per execution (worker 10.0 ms, runner 50.0 ms, other 120 ms)")
+		"set by the host's CPU: 0.80 of its 2 cores (other work takes 1.20), 60.0 ms per execution (worker 10.0 ms, runner 50.0 ms)")
 }
 
 // Not read apart: one resource of the container's total, of 1.88 cores
@@ -230,7 +239,7 @@ func TestMainThreadIsTheProcess(t *testing.T) {
 		t.Fatalf("bottleneck %s, want the host", got)
 	}
 	hasLines(t, Verdict(r),
-		"set by the host's CPU: 2 cores, 190 ms per execution (worker 90.0 ms, runner 10.0 ms, other 90.0 ms)",
+		"set by the host's CPU: 1.10 of its 2 cores (other work takes 0.90), 100 ms per execution (worker 90.0 ms, runner 10.0 ms)",
 		"each n8n and runner process is a CPU resource of its main thread, where Node runs JavaScript, read from /proc (up to 0.94 of a core, cpu:<container>/n8n); its other threads (V8's helpers, and the worker threads n8n 2.41 runs part of each execution on) count in the host's CPU")
 	load.threads = false
 	r, _ = splitReport(t, load, &scriptedProcs{})

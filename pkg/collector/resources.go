@@ -42,7 +42,7 @@ func internalHostCores(processCores float64) float64 { return 2 * processCores }
 func cpuResources(v cpuView, procs []topology.Process, internal map[string]bool, processCores float64) []capacity.Resource {
 	var out []capacity.Resource
 	if v.cores > 0 {
-		out = append(out, cpuResource(v, capacity.HostCPU, float64(v.cores)))
+		out = append(out, hostResource(v, procs))
 	}
 	for _, p := range procs {
 		name := capacity.ContainerCPU(p.Name)

@@ -43,6 +43,9 @@ func Verdict(r *Report) []string {
 	if s := stealLine(r); s != "" {
 		lines = append(lines, s)
 	}
+	if b := backgroundLine(r); b != "" {
+		lines = append(lines, b)
+	}
 	return lines
 }
 

@@ -40,12 +40,15 @@ const (
 // (pkg/collector). The resource label is bounded: slots:worker:<worker>,
 // slots:runner:<worker>, cpu:host and cpu:<container>.
 const (
-	ResourceDemand    = "n8n_resource_demand_seconds"
-	ResourceServers   = "n8n_resource_servers"
-	ResourceCeiling   = "n8n_resource_ceiling_executions_per_second"
-	ClusterBottleneck = "n8n_cluster_bottleneck"
-	ClusterExecutions = "n8n_cluster_executions_total"
-	ExecutionsSource  = "n8n_exporter_executions_source"
+	ResourceDemand  = "n8n_resource_demand_seconds"
+	ResourceServers = "n8n_resource_servers"
+	// ResourceBackground is the cores of cpu:host busy with work that is
+	// not n8n's.
+	ResourceBackground = "n8n_resource_background_servers"
+	ResourceCeiling    = "n8n_resource_ceiling_executions_per_second"
+	ClusterBottleneck  = "n8n_cluster_bottleneck"
+	ClusterExecutions  = "n8n_cluster_executions_total"
+	ExecutionsSource   = "n8n_exporter_executions_source"
 )
 
 // BuildInfo is the exporter binary's own build metric (cmd/exporter),
@@ -95,7 +98,7 @@ func Exporter() []string {
 		WorkerBottleneck, WorkerCeiling, WorkerTaskRequestTimeout, WorkerTaskRequestWait, WorkerTaskAcceptTimeout, WorkerRunnerState, ClusterEffectiveConcurrency, ClusterCeiling, ClusterWorkersWithoutRunner,
 		ServiceTime, ServiceTimeUsed, ContainerWorkingSet, ContainerRSS, ContainerMemoryLimit, ContainerOOMKilled,
 		ContainerOOMKills, ContainerRestarts, QueueJobs, SourceUp, SourceDuration, InspectErrors, ContainerInfo,
-		ResourceDemand, ResourceServers, ResourceCeiling, ClusterBottleneck, ClusterExecutions, ExecutionsSource}
+		ResourceDemand, ResourceServers, ResourceBackground, ResourceCeiling, ClusterBottleneck, ClusterExecutions, ExecutionsSource}
 }
 
 // Probe lists the names a broker probe emits.

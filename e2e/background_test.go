@@ -1,0 +1,106 @@
+package e2e
+
+import (
+	"context"
+	"math"
+	"os/exec"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/n8n-ceiling/n8n-ceiling/e2e/lab"
+)
+
+// TestOtherWorkOnTheHost: a busy loop of one core beside n8n (a real
+// process on the host, started and stopped by PID: other work, as a build
+// or a backup would be) lowers the cores cpu:host counts instead of
+// passing for n8n's demand. Worker 15, runner limit 5, the lab's own load
+// loop, the hog running through the first two loads:
+//   - 3 VUs of 1 s tasks (light: the runner slots allow 5/s): the runner
+//     slots bind, and the background series reads about one core (± 0.3:
+//     the kernel, dockerd and the load loop are other work too);
+//   - 24 VUs of 0 ms tasks saturate the host: the measured throughput is
+//     within 10 % of the published ceiling;
+//   - the hog stopped, 3 VUs of 1 s tasks again: the runner slots bind,
+//     the ceiling is within 3 % of the one with the hog, and the
+//     background reads under 0.3 of a core.
+func TestOtherWorkOnTheHost(t *testing.T) {
+	eps := upLab(t, map[string]string{"LAB_WORKER_CONCURRENCY": "15", "LAB_RUNNER_LIMITS": "5", "LAB_PROBE": "1"})
+	hook, metrics := must(t, eps, "webhook"), must(t, eps, "exporter-metrics")
+	hog := startHog(t)
+	busy := lightLoad(t, hook, metrics, "hog")
+	background := busy.one(t, "n8n_resource_background_servers", "resource", "cpu:host")
+	figure(t, "background with the hog, cores", "1 ± 0.3", background, math.Abs(background-1) <= 0.3)
+	if math.Abs(background-1) > 0.3 {
+		t.Errorf("background %.2f cores with a one-core hog, want 1 ± 0.3", background)
+	}
+
+	res := lab.ClosedLoop(context.Background(), hook, lab.BenchBody(0, 0), 24, 10*time.Second, 35*time.Second)
+	s := scrapeURL(t, metrics)
+	ceiling := s.one(t, "n8n_cluster_ceiling_executions_per_second")
+	ratio := res.PerSec / ceiling
+	t.Logf("hog, 24 VU of 0 ms tasks: %.2f/s (%d failed), ceiling %.2f/s (ratio %.3f), background %s, bottleneck %s",
+		res.PerSec, res.Failed, ceiling, ratio, s.describe("n8n_resource_background_servers"), s.describe("n8n_cluster_bottleneck"))
+	figure(t, "saturated with the hog: measured ÷ ceiling", "1 ± 0.10", ratio, math.Abs(ratio-1) <= 0.10)
+	if math.Abs(ratio-1) > 0.10 {
+		t.Errorf("measured %.2f/s against a ceiling of %.2f/s with the hog (%.3f), want within 10 %%", res.PerSec, ceiling, ratio)
+	}
+
+	stopHog(t, hog)
+	quiet := lightLoad(t, hook, metrics, "hog stopped")
+	withHog, without := busy.one(t, "n8n_cluster_ceiling_executions_per_second"), quiet.one(t, "n8n_cluster_ceiling_executions_per_second")
+	moved := math.Abs(withHog-without) / without
+	figure(t, "light load: ceiling with the hog ÷ without, off 1", "≤ 0.03", moved, moved <= 0.03)
+	if moved > 0.03 {
+		t.Errorf("ceiling %.3f/s with the hog, %.3f/s without: moved %.1f %%, want under 3 %%", withHog, without, 100*moved)
+	}
+	after := quiet.one(t, "n8n_resource_background_servers", "resource", "cpu:host")
+	figure(t, "background after the hog, cores", "< 0.3", after, after < 0.3)
+	if after >= 0.3 {
+		t.Errorf("background %.2f cores once the hog stopped, want under 0.3", after)
+	}
+}
+
+// lightLoad runs 3 VUs of 1 s tasks for 35 s, checks that none failed and
+// that the runner slots bind, and returns the exporter's reading at its
+// end. It logs cpu:host's ceiling beside what counting the background as
+// n8n's demand would have made it.
+func lightLoad(t *testing.T, hook, metrics, tag string) scrape {
+	t.Helper()
+	res := lab.ClosedLoop(context.Background(), hook, lab.BenchBody(1000, 0), 3, 5*time.Second, 35*time.Second)
+	s := scrapeURL(t, metrics)
+	host := []string{"resource", "cpu:host"}
+	m, d, b := s.one(t, "n8n_resource_servers", host...), s.one(t, "n8n_resource_demand_seconds", host...), s.one(t, "n8n_resource_background_servers", host...)
+	t.Logf("%s: 3 VU of 1 s tasks, %.2f/s (%d failed); ceiling %.2f/s; cpu:host %.2f cores at %.1f ms: %.1f/s (with the background as demand: %.1f/s)",
+		tag, res.PerSec, res.Failed, s.one(t, "n8n_cluster_ceiling_executions_per_second"), m, 1000*d, m/d, (m+b)/(d+b/res.PerSec))
+	if res.Failed != 0 {
+		t.Errorf("%s: %d failed requests, e.g. %v", tag, res.Failed, res.Errors)
+	}
+	if s.one(t, "n8n_cluster_bottleneck", "resource", "slots:runner:n8n-lab-worker-1") != 1 {
+		t.Errorf("%s: the runner slots do not bind (%s)", tag, s.describe("n8n_cluster_bottleneck"))
+	}
+	return s
+}
+
+// startHog starts a shell busy loop, one core of other work on the host;
+// the test stops it by PID.
+func startHog(t *testing.T) *exec.Cmd {
+	t.Helper()
+	hog := exec.Command("sh", "-c", "while :; do :; done")
+	if err := hog.Start(); err != nil {
+		t.Fatalf("start the CPU hog: %v", err)
+	}
+	t.Cleanup(func() { stopHog(t, hog) })
+	return hog
+}
+
+func stopHog(t *testing.T, hog *exec.Cmd) {
+	t.Helper()
+	if hog.ProcessState != nil {
+		return
+	}
+	if err := hog.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Errorf("stop the CPU hog (PID %d): %v", hog.Process.Pid, err)
+	}
+	_ = hog.Wait()
+}
