@@ -106,7 +106,8 @@ func cpuConfig(cfg Config, q collector.ExecutionCounter, cpu collector.CPUReader
 		Threads: cfg.ProcessCPU == processCPUThread}
 	if cfg.ProcRoot != "" {
 		c.Host = func() (hostcpu.Times, error) { return hostcpu.Read(cfg.ProcRoot) }
-		c.Backing = func() (map[string]float64, error) { return proccpu.ReadBacking(cfg.ProcRoot) }
+		backing := &proccpu.BackingReader{Root: cfg.ProcRoot}
+		c.Backing = func() (map[string]float64, error) { return backing.Read(time.Now()) }
 	}
 	return c
 }

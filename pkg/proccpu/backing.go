@@ -1,6 +1,8 @@
 package proccpu
 
 import (
+	"time"
+
 	"github.com/prometheus/procfs"
 )
 
@@ -22,44 +24,103 @@ var backingComms = map[string]string{
 // ABI).
 const userHZ = 100
 
-// ReadBacking sums the CPU seconds of every PostgreSQL and Redis process
-// the /proc tree at root shows, by service; a service with no process is
-// absent. Each sum counts its processes' own user + system time, and the
-// time of the children that ended (cutime + cstime) of the processes whose
-// parent is not of the same service (the postmaster), so that a connection
-// that closes keeps its CPU in the sum: the sums never go backwards while
-// connections come and go. It reads only stat files, never a cmdline.
-func ReadBacking(root string) (map[string]float64, error) {
-	pfs, err := procfs.NewFS(root)
+// DefaultRescan is how often a BackingReader lists every process.
+const DefaultRescan = 30 * time.Second
+
+// BackingReader sums the CPU seconds of every PostgreSQL and Redis process
+// the /proc tree at Root shows, by service. Reading a process's stat file
+// costs about 30 µs, so it lists every process every Rescan (default
+// DefaultRescan) and in between reads only those it found. A
+// connection opened since the last listing is counted from the next one;
+// one that closed keeps its CPU in its parent's children's time. It reads
+// only stat files, never a cmdline. Not safe for concurrent use: the CPU
+// sampler owns it.
+type BackingReader struct {
+	Root   string
+	Rescan time.Duration
+
+	pids   []int
+	listed time.Time
+}
+
+// backingProc is one backing service's process as one reading saw it.
+type backingProc struct {
+	service string
+	ppid    int
+	self    float64 // user + system seconds
+	ended   float64 // its reaped children's user + system seconds
+}
+
+// Read returns the CPU seconds of each service with a process at now;
+// a service with none is absent. Each sum counts its processes' own time,
+// and the reaped children's time (cutime + cstime) of those whose parent
+// is not of the same service (the postmaster), so the sums never go
+// backwards while connections come and go.
+func (b *BackingReader) Read(now time.Time) (map[string]float64, error) {
+	pfs, err := procfs.NewFS(b.Root)
 	if err != nil {
 		return nil, err
 	}
+	rescan := b.Rescan
+	if rescan <= 0 {
+		rescan = DefaultRescan
+	}
+	var found map[int]backingProc
+	if b.pids == nil || now.Sub(b.listed) >= rescan || now.Before(b.listed) {
+		found, err = listBacking(pfs)
+		if err != nil {
+			return nil, err
+		}
+		b.pids, b.listed = make([]int, 0, len(found)), now
+		for pid := range found {
+			b.pids = append(b.pids, pid)
+		}
+	} else {
+		found = readBacking(pfs, b.pids)
+	}
+	return sumBacking(found), nil
+}
+
+// listBacking reads every process and keeps the backing services'.
+func listBacking(pfs procfs.FS) (map[int]backingProc, error) {
 	procs, err := pfs.AllProcs()
 	if err != nil {
 		return nil, err
 	}
-	type seen struct {
-		service string
-		ppid    int
-		self    float64
-		ended   float64
+	pids := make([]int, len(procs))
+	for i, p := range procs {
+		pids[i] = p.PID
 	}
-	found := map[int]seen{}
-	for _, p := range procs {
+	return readBacking(pfs, pids), nil
+}
+
+// readBacking reads pids' stat files and keeps the backing services'; a
+// process gone, unreadable or now something else is left out.
+func readBacking(pfs procfs.FS, pids []int) map[int]backingProc {
+	found := map[int]backingProc{}
+	for _, pid := range pids {
+		p, err := pfs.Proc(pid)
+		if err != nil {
+			continue
+		}
 		st, err := p.Stat()
 		if err != nil {
-			continue // exited since the listing, or not ours to read
+			continue
 		}
 		if service, ok := backingComms[st.Comm]; ok {
-			found[st.PID] = seen{service, st.PPID, st.CPUTime(), float64(st.CUTime+st.CSTime) / userHZ}
+			found[pid] = backingProc{service, st.PPID, st.CPUTime(), float64(st.CUTime+st.CSTime) / userHZ}
 		}
 	}
+	return found
+}
+
+func sumBacking(found map[int]backingProc) map[string]float64 {
 	out := map[string]float64{}
-	for _, s := range found {
-		out[s.service] += s.self
-		if parent, ok := found[s.ppid]; !ok || parent.service != s.service {
-			out[s.service] += s.ended
+	for _, p := range found {
+		out[p.service] += p.self
+		if parent, ok := found[p.ppid]; !ok || parent.service != p.service {
+			out[p.service] += p.ended
 		}
 	}
-	return out, nil
+	return out
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 )
 
 // statLine is a stat file's 52 fields with the given comm, parent and
@@ -20,13 +21,7 @@ func writeProcTree(t *testing.T, stats map[int]string) string {
 	t.Helper()
 	root := t.TempDir()
 	for pid, line := range stats {
-		dir := filepath.Join(root, fmt.Sprint(pid))
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, "stat"), []byte(line), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		mustWriteStat(t, root, pid, line)
 	}
 	return root
 }
@@ -45,7 +40,7 @@ func TestReadBacking(t *testing.T) {
 		300: statLine(300, "valkey-server", 1, 5, 5, 0, 0),
 		400: statLine(400, "node", 1, 9000, 900, 0, 0),
 	})
-	got, err := ReadBacking(root)
+	got, err := (&BackingReader{Root: root}).Read(time.Now())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,11 +65,11 @@ func TestReadBackingKeepsEndedConnections(t *testing.T) {
 	after := writeProcTree(t, map[int]string{
 		100: statLine(100, "postgres", 1, 100, 50, 60, 40),
 	})
-	b, err := ReadBacking(before)
+	b, err := (&BackingReader{Root: before}).Read(time.Now())
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := ReadBacking(after)
+	a, err := (&BackingReader{Root: after}).Read(time.Now())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,11 +81,76 @@ func TestReadBackingKeepsEndedConnections(t *testing.T) {
 // No service on the host is an empty reading, not an error; a root that
 // is not there is an error.
 func TestReadBackingNone(t *testing.T) {
-	got, err := ReadBacking(writeProcTree(t, map[int]string{7: statLine(7, "node", 1, 1, 1, 0, 0)}))
+	got, err := (&BackingReader{Root: writeProcTree(t, map[int]string{7: statLine(7, "node", 1, 1, 1, 0, 0)})}).Read(time.Now())
 	if err != nil || len(got) != 0 {
 		t.Errorf("got %v, %v; want nothing and no error", got, err)
 	}
-	if _, err := ReadBacking(filepath.Join(t.TempDir(), "absent")); err == nil {
+	if _, err := (&BackingReader{Root: filepath.Join(t.TempDir(), "absent")}).Read(time.Now()); err == nil {
 		t.Error("a missing root was read")
+	}
+}
+
+// Between listings only the processes found are read: a connection that
+// opens is counted from the next listing, one that ends and a PID reused
+// by something else drop out, and a listing comes once Rescan has passed.
+func TestBackingReaderRescans(t *testing.T) {
+	root := writeProcTree(t, map[int]string{
+		100: statLine(100, "postgres", 1, 100, 0, 0, 0),
+		101: statLine(101, "postgres", 100, 50, 0, 0, 0),
+	})
+	r := &BackingReader{Root: root, Rescan: time.Minute}
+	t0 := time.Date(2026, 12, 3, 10, 0, 0, 0, time.UTC)
+	read := func(at time.Duration) float64 {
+		t.Helper()
+		got, err := r.Read(t0.Add(at))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return got[Postgres]
+	}
+	if got := read(0); got != 1.5 {
+		t.Fatalf("first listing %v s, want 1.5", got)
+	}
+	mustWriteStat(t, root, 102, statLine(102, "postgres", 100, 30, 0, 0, 0))
+	mustWriteStat(t, root, 101, statLine(101, "node", 1, 9000, 0, 0, 0))
+	if got := read(time.Second); got != 1 {
+		t.Errorf("a second later %v s, want 1 (PID 101 reused by node, 102 not listed yet)", got)
+	}
+	if got := read(time.Minute); got != 1.3 {
+		t.Errorf("after the rescan %v s, want 1.3 (102 listed)", got)
+	}
+}
+
+func mustWriteStat(t *testing.T, root string, pid int, line string) {
+	t.Helper()
+	dir := filepath.Join(root, fmt.Sprint(pid))
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "stat"), []byte(line), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// BenchmarkBackingListing lists this host's /proc once per op, as a
+// BackingReader does every Rescan.
+func BenchmarkBackingListing(b *testing.B) {
+	benchBacking(b, &BackingReader{Root: "/proc", Rescan: time.Nanosecond})
+}
+
+// BenchmarkBackingRead reads the processes found, as a BackingReader does
+// once a second between listings.
+func BenchmarkBackingRead(b *testing.B) {
+	benchBacking(b, &BackingReader{Root: "/proc", Rescan: time.Hour})
+}
+
+func benchBacking(b *testing.B, r *BackingReader) {
+	if _, err := os.Stat("/proc/stat"); err != nil {
+		b.Skip("no /proc")
+	}
+	for b.Loop() {
+		if _, err := r.Read(time.Now()); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
