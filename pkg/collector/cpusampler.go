@@ -37,7 +37,7 @@ type CPUConfig struct {
 	Procs      ProcessReader
 	Host       func() (hostcpu.Times, error)
 	// Backing reads the CPU seconds of n8n's backing services on the
-	// host, by service (proccpu.ReadBacking); optional.
+	// host, by service (proccpu.BackingReader); optional.
 	Backing  func() (map[string]float64, error)
 	Interval time.Duration // between readings (default 1s)
 	Window   time.Duration // of the demand estimate (default 30s)
