@@ -38,13 +38,10 @@ type hostShare struct {
 func hostSplit(v cpuView, procs []topology.Process) hostShare {
 	e := v.estimate
 	host, ok := e.Demand[capacity.HostCPU]
-	switch {
-	case !v.has || !ok:
+	if !v.has || !ok {
 		return hostShare{Unknown: "the host's CPU demand is not measured yet"}
-	case len(procs) == 0:
-		return hostShare{Unknown: "no n8n container's CPU is read"}
 	}
-	s := hostShare{Backing: map[string]float64{}}
+	s, read := hostShare{Backing: map[string]float64{}}, 0
 	for _, p := range procs {
 		if p.Role == topology.RoleProbe || !p.State.Running {
 			continue
@@ -54,6 +51,10 @@ func hostSplit(v cpuView, procs []topology.Process) hostShare {
 			return hostShare{Unknown: "the CPU of " + p.Name + " is not measured through the window"}
 		}
 		s.Demand += d
+		read++
+	}
+	if read == 0 {
+		return hostShare{Unknown: "no running n8n container's CPU is read"}
 	}
 	for _, service := range backingOrder {
 		if d, ok := e.Demand[backingKey(service)]; ok {

@@ -9,6 +9,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/capacity"
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/topology"
 )
 
 // The host busy 1.8 cores at 10 executions a second: the worker's
@@ -52,6 +53,11 @@ func TestHostSplitUnknown(t *testing.T) {
 	}
 	if got := hostResource(v, r.Processes); got.Servers != 2 || got.Demand != 0.18 {
 		t.Fatalf("host %+v, want 2 cores at the whole 180 ms", got)
+	}
+	stopped := r.Processes[0]
+	stopped.State.Running = false
+	if s := hostSplit(v, []topology.Process{stopped}); s.Unknown != "no running n8n container's CPU is read" {
+		t.Fatalf("split with only a stopped container %+v, want unknown", s)
 	}
 	r.CPU.Host = hostShare{Unknown: "the CPU of fx-internal-worker is not measured through the window"}
 	hasLines(t, Verdict(r), "the host's CPU counts all its busy time as n8n's (other work is not measured apart: the CPU of fx-internal-worker is not measured through the window)")
