@@ -43,7 +43,7 @@ func hostSplit(v cpuView, procs []topology.Process) hostShare {
 	}
 	s, read := hostShare{Backing: map[string]float64{}}, 0
 	for _, p := range procs {
-		if p.Role == topology.RoleProbe || !p.State.Running {
+		if !sampled(p) {
 			continue
 		}
 		d, ok := e.Demand[capacity.ContainerCPU(p.Name)]
@@ -73,12 +73,12 @@ var backingOrder = []string{proccpu.Postgres, proccpu.Redis}
 // nearly every core: n8n's ceiling there is near zero, not undefined.
 const minHostCores = 0.05
 
-// hostResource is the host's cores as a resource. With the split known,
+// hostResource is the host's cores as a resource. With the split s known,
 // its servers are the cores other work leaves and its demand n8n's share;
 // without, the cores and the host's whole busy time per execution.
-func hostResource(v cpuView, procs []topology.Process) capacity.Resource {
+func hostResource(v cpuView, s hostShare) capacity.Resource {
 	r := cpuResource(v, capacity.HostCPU, float64(v.cores))
-	if s := hostSplit(v, procs); r.Known() && s.Unknown == "" {
+	if r.Known() && s.Unknown == "" {
 		r.Servers, r.Demand = coresLeft(v.cores, s.Background), s.Demand
 	}
 	return r

@@ -51,7 +51,7 @@ func TestHostSplitUnknown(t *testing.T) {
 	if s := hostSplit(v, r.Processes); !strings.Contains(s.Unknown, "fx-internal-worker") {
 		t.Fatalf("split %+v, want unknown naming the container", s)
 	}
-	if got := hostResource(v, r.Processes); got.Servers != 2 || got.Demand != 0.18 {
+	if got := hostResource(v, hostSplit(v, r.Processes)); got.Servers != 2 || got.Demand != 0.18 {
 		t.Fatalf("host %+v, want 2 cores at the whole 180 ms", got)
 	}
 	stopped := r.Processes[0]

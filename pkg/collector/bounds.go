@@ -60,7 +60,7 @@ func (c *Collector) bound(r *Report) {
 		internal := internalHosts(r.Topology)
 		r.CPU = cpuReport(v, r.Processes, internal, c.cpu.cfg.ProcessCores)
 		r.CPU.Threads = c.cpu.cfg.Threads
-		cpu = cpuResources(v, r.Processes, internal, r.processCores())
+		cpu = cpuResources(v, r.Processes, internal, r.processCores(), r.CPU.Host)
 	}
 	if r.Verdict == nil {
 		return

@@ -127,7 +127,7 @@ func newCPUSampler(cfg CPUConfig, count *executionCounter) *cpuSampler {
 func (s *cpuSampler) point(ps []topology.Process) {
 	var keep []topology.Process
 	for _, p := range ps {
-		if p.State.Running && p.Role != topology.RoleProbe {
+		if sampled(p) {
 			keep = append(keep, p)
 		}
 	}
@@ -136,6 +136,10 @@ func (s *cpuSampler) point(ps []topology.Process) {
 	s.procs, s.internal = keep, internal
 	s.mu.Unlock()
 }
+
+// sampled says whether the sampler reads p's CPU: a running n8n process,
+// not a probe.
+func sampled(p topology.Process) bool { return p.State.Running && p.Role != topology.RoleProbe }
 
 // run reads every Interval until ctx ends.
 func (s *cpuSampler) run(ctx context.Context) {

@@ -288,7 +288,7 @@ func TestRunnerContainerApart(t *testing.T) {
 		run := capacity.ProcessCPU(p.Name, capacity.ProcessRunner)
 		v := cpuView{has: true, estimate: demand.Estimate{Demand: map[string]float64{run: 0.05, c: 0.06}},
 			quota: map[string]float64{c: 0}, split: map[string]string{c: ""}}
-		got := cpuResources(v, []topology.Process{p}, nil, capacity.DefaultProcessCores)
+		got := cpuResources(v, []topology.Process{p}, nil, capacity.DefaultProcessCores, hostSplit(v, []topology.Process{p}))
 		if len(got) != 1 || got[0].Name != run || got[0].Demand != 0.05 {
 			t.Fatalf("%s: %+v, want its runner at 50 ms", role, got)
 		}

@@ -38,11 +38,12 @@ func internalHostCores(processCores float64) float64 { return 2 * processCores }
 // quota if lower, plus the container itself when it has a quota. A
 // container not read apart is one resource: processCores (internalHostCores when it launches an internal
 // runner) or its quota if lower. A resource without a demand in the
-// estimate is unknown, with the reason.
-func cpuResources(v cpuView, procs []topology.Process, internal map[string]bool, processCores float64) []capacity.Resource {
+// estimate is unknown, with the reason. host is the host's split
+// (CPUReport.Host).
+func cpuResources(v cpuView, procs []topology.Process, internal map[string]bool, processCores float64, host hostShare) []capacity.Resource {
 	var out []capacity.Resource
 	if v.cores > 0 {
-		out = append(out, hostResource(v, procs))
+		out = append(out, hostResource(v, host))
 	}
 	for _, p := range procs {
 		name := capacity.ContainerCPU(p.Name)
