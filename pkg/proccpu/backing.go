@@ -65,50 +65,47 @@ func (b *BackingReader) Read(now time.Time) (map[string]float64, error) {
 	if rescan <= 0 {
 		rescan = DefaultRescan
 	}
-	var found map[int]backingProc
-	if b.pids == nil || now.Sub(b.listed) >= rescan || now.Before(b.listed) {
-		found, err = listBacking(pfs)
-		if err != nil {
+	relist := b.pids == nil || now.Sub(b.listed) >= rescan || now.Before(b.listed)
+	var procs procfs.Procs
+	if relist {
+		if procs, err = pfs.AllProcs(); err != nil {
 			return nil, err
 		}
+	} else {
+		procs = known(pfs, b.pids)
+	}
+	found := backingOf(procs)
+	if relist {
 		b.pids, b.listed = make([]int, 0, len(found)), now
 		for pid := range found {
 			b.pids = append(b.pids, pid)
 		}
-	} else {
-		found = readBacking(pfs, b.pids)
 	}
 	return sumBacking(found), nil
 }
 
-// listBacking reads every process and keeps the backing services'.
-func listBacking(pfs procfs.FS) (map[int]backingProc, error) {
-	procs, err := pfs.AllProcs()
-	if err != nil {
-		return nil, err
+// known are the processes of pids still there.
+func known(pfs procfs.FS, pids []int) procfs.Procs {
+	var out procfs.Procs
+	for _, pid := range pids {
+		if p, err := pfs.Proc(pid); err == nil {
+			out = append(out, p)
+		}
 	}
-	pids := make([]int, len(procs))
-	for i, p := range procs {
-		pids[i] = p.PID
-	}
-	return readBacking(pfs, pids), nil
+	return out
 }
 
-// readBacking reads pids' stat files and keeps the backing services'; a
+// backingOf reads procs' stat files and keeps the backing services'; a
 // process gone, unreadable or now something else is left out.
-func readBacking(pfs procfs.FS, pids []int) map[int]backingProc {
+func backingOf(procs procfs.Procs) map[int]backingProc {
 	found := map[int]backingProc{}
-	for _, pid := range pids {
-		p, err := pfs.Proc(pid)
-		if err != nil {
-			continue
-		}
+	for _, p := range procs {
 		st, err := p.Stat()
 		if err != nil {
 			continue
 		}
 		if service, ok := backingComms[st.Comm]; ok {
-			found[pid] = backingProc{service, st.PPID, st.CPUTime(), float64(st.CUTime+st.CSTime) / userHZ}
+			found[p.PID] = backingProc{service, st.PPID, st.CPUTime(), float64(st.CUTime+st.CSTime) / userHZ}
 		}
 	}
 	return found
