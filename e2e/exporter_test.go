@@ -29,6 +29,9 @@ func TestExporterTopology(t *testing.T) {
 		if w := s.find("n8n_runner_max_concurrency", "runner", runner)[0].labels["worker"]; w != "n8n-lab-worker-1" {
 			t.Errorf("%s paired with %q, want n8n-lab-worker-1", runner, w)
 		}
+		if got := s.one(t, "n8n_runner_graceful_shutdown_timeout_seconds", "runner", runner); got != 30 {
+			t.Errorf("%s shutdown window %v, want the default 30", runner, got)
+		}
 	}
 	checks := map[string]float64{
 		"n8n_worker_concurrency":           7,
@@ -37,6 +40,8 @@ func TestExporterTopology(t *testing.T) {
 		// LAB_TASK_REQUEST_TIMEOUT's default, read from the worker's env
 		"n8n_worker_task_request_timeout_seconds": 60,
 		"n8n_worker_task_accept_timeout_seconds":  2,
+		// N8N_GRACEFUL_SHUTDOWN_TIMEOUT's default: the lab sets none
+		"n8n_worker_graceful_shutdown_timeout_seconds": 30,
 	}
 	for name, want := range checks {
 		if got := s.one(t, name, w1...); got != want {

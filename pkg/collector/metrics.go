@@ -27,6 +27,8 @@ var (
 	workerCeiling     = desc(metricname.WorkerCeiling, "min(concurrency / job time, runner capacity / task time).", "worker")
 	workerTaskTimeout = desc(metricname.WorkerTaskRequestTimeout, "N8N_RUNNERS_TASK_REQUEST_TIMEOUT: how long the worker's broker lets a Code task's request wait for a runner slot before the execution fails with \"Task request timed out\".", "worker")
 	workerAccept      = desc(metricname.WorkerTaskAcceptTimeout, "N8N_RUNNERS_TASK_ACCEPT_TIMEOUT: how long the worker's broker waits for a runner to accept a task it offered before it cancels the task (a runner's third miss in a row closes it and aborts its tasks).", "worker")
+	workerShutdown    = desc(metricname.WorkerShutdownTimeout, "N8N_GRACEFUL_SHUTDOWN_TIMEOUT (a worker's QUEUE_WORKER_TIMEOUT wins): how long a stopping worker or regular-mode main lets its running executions finish; from n8n 2.41 its broker and a worker drain them for 0.8 of it.", "worker")
+	runnerShutdown    = desc(metricname.RunnerShutdownTimeout, "N8N_RUNNERS_GRACEFUL_SHUTDOWN_TIMEOUT (n8n 2.41): how long a stopping runner lets its running tasks finish; an internal runner's comes from the process that launches it.", "runner", "worker")
 	workerTaskWait    = desc(metricname.WorkerTaskRequestWait, "Time a Code task's request waits inside the worker for a runner slot: queue mode, the requests its worst worker holds past the runner capacity × task time ÷ capacity, now; regular mode, the mean of the last 30 s by Little's law on n8n's execution histogram. Absent until measured.", "worker")
 	clusterEffective  = desc(metricname.ClusterEffectiveConcurrency, "Sum of the workers' effective concurrency.")
 	clusterCeiling    = desc(metricname.ClusterCeiling, "Executions per second the cluster can complete: the minimum over every resource, slots and CPU alike (the slots alone until a CPU demand is measured).")
@@ -46,7 +48,7 @@ var (
 )
 
 var allDescs = []*prometheus.Desc{workerConcurrency, runnerLimit, workerRunnerCap, workerEffective, workerBottleneck,
-	workerCeiling, workerTaskTimeout, workerAccept, workerTaskWait, workerRunnerState, clusterEffective, clusterCeiling, clusterNoRunner, serviceTime, serviceTimeUsed, memWorkingSet,
+	workerCeiling, workerTaskTimeout, workerAccept, workerShutdown, runnerShutdown, workerTaskWait, workerRunnerState, clusterEffective, clusterCeiling, clusterNoRunner, serviceTime, serviceTimeUsed, memWorkingSet,
 	memRSS, memLimit, oomKilled, oomKills, restarts, queueJobs, sourceUp, sourceDuration, containerInfo}
 
 // Describe sends the fixed descriptors.
@@ -105,11 +107,13 @@ func emitTopology(r *Report, ch chan<- prometheus.Metric) {
 		}
 		knownGauge(ch, workerTaskTimeout, w.Worker.Settings.TaskRequestTimeout, name)
 		knownGauge(ch, workerAccept, w.Worker.Settings.TaskAcceptTimeout, name)
+		knownGauge(ch, workerShutdown, w.Worker.Settings.ShutdownTimeout, name)
 		if r.Wait != nil {
 			gauge(ch, workerTaskWait, r.Wait.Time.Seconds(), name)
 		}
 		for _, a := range w.Runners {
 			knownGauge(ch, runnerLimit, a.Runner.Settings.RunnerLimit, a.Runner.Name, name)
+			knownGauge(ch, runnerShutdown, a.Runner.Settings.ShutdownTimeout, a.Runner.Name, name)
 		}
 	}
 	for _, w := range r.Runners {

@@ -39,6 +39,7 @@ func Verdict(r *Report) []string {
 		lines = append(lines, w)
 	}
 	lines = append(lines, runnerLines(r)...)
+	lines = append(lines, shutdownLines(r)...)
 	lines = append(lines, threadLines(r)...)
 	if s := stealLine(r); s != "" {
 		lines = append(lines, s)

@@ -73,6 +73,7 @@ func TestTranslate(t *testing.T) {
 		cms:  communityConfigMaps(ns),
 		want: []string{"worker n8n/n8n-worker-5c6-x conc 8 | n8n/n8n-worker-5c6-x/n8n-task-runners limit 5 via netns",
 			// the chart's encryption-key Secret may set the timeout too
+			"problem n8n/n8n-worker-5c6-x/n8n-worker: QUEUE_WORKER_TIMEOUT cannot be read (may come from Secret n8n/n8n-encryption-key-secret-v2)",
 			"problem n8n/n8n-worker-5c6-x/n8n-worker: N8N_RUNNERS_TASK_REQUEST_TIMEOUT cannot be read (may come from Secret n8n/n8n-encryption-key-secret-v2)",
 			"problem n8n/n8n-worker-5c6-x/n8n-worker: N8N_RUNNERS_TASK_ACCEPT_TIMEOUT cannot be read (may come from Secret n8n/n8n-encryption-key-secret-v2)"},
 	}, {
@@ -93,6 +94,8 @@ func TestTranslate(t *testing.T) {
 		cms: append(communityConfigMaps(ns), configMap(ns, "runner-uri", map[string]string{"N8N_RUNNERS_TASK_BROKER_URI": "http://localhost:5679"})),
 		want: []string{"worker n8n/a conc 8 | n8n/a/n8n-task-runners limit unknown via netns",
 			"problem n8n/a/n8n-task-runners: N8N_RUNNERS_MAX_CONCURRENCY cannot be read (may come from Secret n8n/runner-env)",
+			"problem n8n/a/n8n-task-runners: N8N_RUNNERS_GRACEFUL_SHUTDOWN_TIMEOUT cannot be read (may come from Secret n8n/runner-env)",
+			"problem n8n/a/n8n-worker: QUEUE_WORKER_TIMEOUT cannot be read (may come from Secret n8n/n8n-encryption-key-secret-v2)",
 			"problem n8n/a/n8n-worker: N8N_RUNNERS_TASK_REQUEST_TIMEOUT cannot be read (may come from Secret n8n/n8n-encryption-key-secret-v2)",
 			"problem n8n/a/n8n-worker: N8N_RUNNERS_TASK_ACCEPT_TIMEOUT cannot be read (may come from Secret n8n/n8n-encryption-key-secret-v2)"},
 	}, {
@@ -135,6 +138,7 @@ func TestTranslate(t *testing.T) {
 				"N8N_RUNNERS_TASK_BROKER_URI": "http://127.0.0.1:5690"}),
 			configMap(ns, "n8n-queue-configmap", nil)},
 		want: []string{"worker n8n/a conc 10 | n8n/a/n8n-task-runners limit 5 via probe n8n/a/probe (netns) → netns",
+			"problem n8n/a/n8n-worker: QUEUE_WORKER_TIMEOUT cannot be read (may come from Secret n8n/n8n-encryption-key-secret-v2)",
 			"problem n8n/a/n8n-worker: N8N_RUNNERS_TASK_REQUEST_TIMEOUT cannot be read (may come from Secret n8n/n8n-encryption-key-secret-v2)",
 			"problem n8n/a/n8n-worker: N8N_RUNNERS_TASK_ACCEPT_TIMEOUT cannot be read (may come from Secret n8n/n8n-encryption-key-secret-v2)"},
 	}, {

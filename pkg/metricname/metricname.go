@@ -17,6 +17,8 @@ const (
 	WorkerTaskRequestTimeout    = "n8n_worker_task_request_timeout_seconds"
 	WorkerTaskRequestWait       = "n8n_worker_task_request_wait_seconds"
 	WorkerTaskAcceptTimeout     = "n8n_worker_task_accept_timeout_seconds"
+	WorkerShutdownTimeout       = "n8n_worker_graceful_shutdown_timeout_seconds"
+	RunnerShutdownTimeout       = "n8n_runner_graceful_shutdown_timeout_seconds"
 	WorkerRunnerState           = "n8n_worker_runner_state"
 	ClusterEffectiveConcurrency = "n8n_cluster_effective_concurrency"
 	ClusterCeiling              = "n8n_cluster_ceiling_executions_per_second"
@@ -95,7 +97,7 @@ const (
 // Exporter lists the names the exporter's collector emits.
 func Exporter() []string {
 	return []string{WorkerConcurrency, RunnerMaxConcurrency, WorkerRunnerCapacity, WorkerEffectiveConcurrency,
-		WorkerBottleneck, WorkerCeiling, WorkerTaskRequestTimeout, WorkerTaskRequestWait, WorkerTaskAcceptTimeout, WorkerRunnerState, ClusterEffectiveConcurrency, ClusterCeiling, ClusterWorkersWithoutRunner,
+		WorkerBottleneck, WorkerCeiling, WorkerTaskRequestTimeout, WorkerTaskRequestWait, WorkerTaskAcceptTimeout, WorkerShutdownTimeout, RunnerShutdownTimeout, WorkerRunnerState, ClusterEffectiveConcurrency, ClusterCeiling, ClusterWorkersWithoutRunner,
 		ServiceTime, ServiceTimeUsed, ContainerWorkingSet, ContainerRSS, ContainerMemoryLimit, ContainerOOMKilled,
 		ContainerOOMKills, ContainerRestarts, QueueJobs, SourceUp, SourceDuration, InspectErrors, ContainerInfo,
 		ResourceDemand, ResourceServers, ResourceBackground, ResourceCeiling, ClusterBottleneck, ClusterExecutions, ExecutionsSource}

@@ -17,10 +17,10 @@ func newNode(p Process) WorkerNode {
 }
 
 // internalRunner is the runner p launches as its own child process: a
-// Node process in p's container, with p's N8N_RUNNERS_MAX_CONCURRENCY. No
-// probe can stand between them.
+// Node process in p's container, with p's N8N_RUNNERS_MAX_CONCURRENCY and
+// N8N_RUNNERS_GRACEFUL_SHUTDOWN_TIMEOUT. No probe can stand between them.
 func internalRunner(p Process) Attachment {
 	r := Process{ID: p.ID + InternalSuffix, Name: p.Name + InternalSuffix, Instance: p.Instance, Role: RoleRunner,
-		Settings: Settings{RunnerLimit: p.Settings.RunnerLimit}, Net: p.Net, State: p.State}
+		Settings: Settings{RunnerLimit: p.Settings.RunnerLimit, ShutdownTimeout: p.Settings.RunnerShutdownTimeout}, Net: p.Net, State: p.State}
 	return Attachment{Runner: r, Via: ViaInternal, Target: p.InstanceName()}
 }

@@ -96,5 +96,6 @@ func (r *reader) runnerSettings(s *Settings) {
 	s.RunnersMode = enumSetting(r, "N8N_RUNNERS_MODE", RunnersInternal, RunnersInternal, RunnersExternal)
 	if s.LaunchesRunner() {
 		s.RunnerLimit = r.positiveInt("N8N_RUNNERS_MAX_CONCURRENCY", DefaultRunnerLimit)
+		s.RunnerShutdownTimeout = r.seconds("N8N_RUNNERS_GRACEFUL_SHUTDOWN_TIMEOUT", DefaultShutdownTimeout)
 	}
 }

@@ -23,6 +23,10 @@ const (
 	// cancels the task and offers it elsewhere.
 	DefaultTaskAcceptTimeout = 2
 	DefaultN8nPort           = 5678
+	// DefaultShutdownTimeout is the default, in seconds, of both
+	// N8N_GRACEFUL_SHUTDOWN_TIMEOUT (main, worker) and
+	// N8N_RUNNERS_GRACEFUL_SHUTDOWN_TIMEOUT (a runner).
+	DefaultShutdownTimeout = 30
 	// DefaultMetricsPort is the port of EXPORTER_LISTEN's default, where
 	// a probe-only exporter serves its probes' /metrics.
 	DefaultMetricsPort = 9810
@@ -67,10 +71,18 @@ type Settings struct {
 	// TaskAcceptTimeout is N8N_RUNNERS_TASK_ACCEPT_TIMEOUT of a broker
 	// host, in seconds.
 	TaskAcceptTimeout Setting[int]
-	N8nPort           Setting[int]      // main: N8N_PORT, where /metrics is served
-	Broker            Setting[Endpoint] // runner, launcher: N8N_RUNNERS_TASK_BROKER_URI
-	Routes            Setting[[]Route]  // probe: PROBE_LISTEN and PROBE_UPSTREAM
-	MetricsPort       Setting[int]      // probe: EXPORTER_LISTEN's port, where its /metrics is served
+	// ShutdownTimeout is how long, in seconds, a stopping process lets
+	// its running work finish: a main's or worker's
+	// N8N_GRACEFUL_SHUTDOWN_TIMEOUT (a worker's valid QUEUE_WORKER_TIMEOUT
+	// wins, as in n8n), a runner's N8N_RUNNERS_GRACEFUL_SHUTDOWN_TIMEOUT.
+	ShutdownTimeout Setting[int]
+	// RunnerShutdownTimeout is the N8N_RUNNERS_GRACEFUL_SHUTDOWN_TIMEOUT a
+	// main or worker hands the runner it launches.
+	RunnerShutdownTimeout Setting[int]
+	N8nPort               Setting[int]      // main: N8N_PORT, where /metrics is served
+	Broker                Setting[Endpoint] // runner, launcher: N8N_RUNNERS_TASK_BROKER_URI
+	Routes                Setting[[]Route]  // probe: PROBE_LISTEN and PROBE_UPSTREAM
+	MetricsPort           Setting[int]      // probe: EXPORTER_LISTEN's port, where its /metrics is served
 }
 
 // reader parses the whitelisted values and collects problems, each naming
@@ -89,6 +101,7 @@ func (r *reader) settings(role Role, argv []string) Settings {
 	case role.RunsTasks():
 		s.RunnerLimit = r.positiveInt("N8N_RUNNERS_MAX_CONCURRENCY", DefaultRunnerLimit)
 		s.Broker = r.brokerURI()
+		s.ShutdownTimeout = r.seconds("N8N_RUNNERS_GRACEFUL_SHUTDOWN_TIMEOUT", DefaultShutdownTimeout)
 	case role == RoleProbe:
 		s.Routes = r.probeRoutes()
 		s.MetricsPort = r.metricsPort()
@@ -98,6 +111,7 @@ func (r *reader) settings(role Role, argv []string) Settings {
 	}
 	if role.HostsExecutions() {
 		r.runnerSettings(&s)
+		s.ShutdownTimeout = r.shutdownTimeout(role)
 	}
 	if role.HostsBroker() {
 		s.BrokerPort = r.positiveInt("N8N_RUNNERS_BROKER_PORT", DefaultBrokerPort)
@@ -147,6 +161,32 @@ func (r *reader) positiveInt(key string, def int) Setting[int] {
 		return Of(def)
 	}
 	return Of(n)
+}
+
+// seconds is a whole number of seconds, 0 included.
+func (r *reader) seconds(key string, def int) Setting[int] {
+	v, set, why := r.env.lookup(key)
+	switch {
+	case why != "":
+		return unknownAs[int](r, key, why)
+	case !set || v == "":
+		return Of(def)
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(v))
+	if err != nil || n < 0 {
+		r.problem(key + " is not a whole number of seconds; using " + strconv.Itoa(def))
+		return Of(def)
+	}
+	return Of(n)
+}
+
+// shutdownTimeout follows n8n: a worker's QUEUE_WORKER_TIMEOUT (deprecated),
+// when set, wins, and one that is not a positive integer gives 30.
+func (r *reader) shutdownTimeout(role Role) Setting[int] {
+	if v, set, why := r.env.lookup("QUEUE_WORKER_TIMEOUT"); role == RoleWorker && (why != "" || set && v != "") {
+		return r.positiveInt("QUEUE_WORKER_TIMEOUT", DefaultShutdownTimeout)
+	}
+	return r.seconds("N8N_GRACEFUL_SHUTDOWN_TIMEOUT", DefaultShutdownTimeout)
 }
 
 // workerConcurrency follows n8n: N8N_CONCURRENCY_PRODUCTION_LIMIT wins

@@ -209,7 +209,7 @@ func TestMayHide(t *testing.T) {
 		t.Errorf("broker port set elsewhere: %+v", p.Settings.BrokerPort)
 	}
 	want := "N8N_CONCURRENCY_PRODUCTION_LIMIT: may come from Secret n8n/enc"
-	if p.Settings.Concurrency.Unknown != want || p.Settings.RunnersMode.Known() || p.Settings.TaskRequestTimeout.Known() || p.Settings.TaskAcceptTimeout.Known() || len(p.Problems) != 4 {
+	if p.Settings.Concurrency.Unknown != want || p.Settings.RunnersMode.Known() || p.Settings.TaskRequestTimeout.Known() || p.Settings.TaskAcceptTimeout.Known() || p.Settings.ShutdownTimeout.Known() || len(p.Problems) != 5 {
 		t.Errorf("concurrency %+v, problems %v", p.Settings.Concurrency, p.Problems)
 	}
 	// A prefix limits the keys the Secret can set.
@@ -244,5 +244,45 @@ func TestProbeMetricsPort(t *testing.T) {
 	p, _ := NewProcess(Spec{Env: env})
 	if p.Role != RoleProbe || p.Settings.MetricsPort.Unknown != "EXPORTER_LISTEN: from Secret n8n/p" {
 		t.Errorf("unknown metrics port: %+v", p.Settings)
+	}
+}
+
+// The shutdown window: N8N_GRACEFUL_SHUTDOWN_TIMEOUT on a main or worker, a
+// worker's QUEUE_WORKER_TIMEOUT over it when set (one that is not a
+// positive integer gives 30, as n8n does), a runner's own
+// N8N_RUNNERS_GRACEFUL_SHUTDOWN_TIMEOUT, which an internal runner takes
+// from the process that launches it. A bad value is a problem, never
+// echoed.
+func TestShutdownTimeout(t *testing.T) {
+	for _, tc := range []struct {
+		argv       []string
+		env        []string
+		want       int
+		internal   int
+		problemFor string
+	}{
+		{[]string{"n8n", "worker"}, nil, 30, 30, ""},
+		{[]string{"n8n", "worker"}, []string{"N8N_GRACEFUL_SHUTDOWN_TIMEOUT=120", "N8N_RUNNERS_GRACEFUL_SHUTDOWN_TIMEOUT=45"}, 120, 45, ""},
+		{[]string{"n8n", "worker"}, []string{"N8N_GRACEFUL_SHUTDOWN_TIMEOUT=120", "QUEUE_WORKER_TIMEOUT=90"}, 90, 30, ""},
+		{[]string{"n8n", "worker"}, []string{"N8N_GRACEFUL_SHUTDOWN_TIMEOUT=120", "QUEUE_WORKER_TIMEOUT=soon"}, 30, 30, "QUEUE_WORKER_TIMEOUT"},
+		{[]string{"n8n", "worker"}, []string{"N8N_GRACEFUL_SHUTDOWN_TIMEOUT=0"}, 0, 30, ""},
+		{[]string{"n8n", "start"}, []string{"N8N_GRACEFUL_SHUTDOWN_TIMEOUT=-5s", "QUEUE_WORKER_TIMEOUT=90"}, 30, 30, "N8N_GRACEFUL_SHUTDOWN_TIMEOUT"},
+	} {
+		p, ok := NewProcess(Spec{Argv: tc.argv, Env: ReadEnv(tc.env)})
+		got := strings.Join(p.Problems, "; ")
+		if !ok || p.Settings.ShutdownTimeout != Of(tc.want) || p.Settings.RunnerShutdownTimeout != Of(tc.internal) {
+			t.Errorf("%v %v: shutdown %+v, runner's %+v, want %d and %d", tc.argv, tc.env, p.Settings.ShutdownTimeout, p.Settings.RunnerShutdownTimeout, tc.want, tc.internal)
+		}
+		if (tc.problemFor == "") != (got == "") || !strings.Contains(got, tc.problemFor) || strings.Contains(got, "soon") || strings.Contains(got, "-5s") {
+			t.Errorf("%v: problems %q, want one naming %q and no value", tc.env, got, tc.problemFor)
+		}
+		if n := newNode(p); len(n.Runners) != 1 || n.Runners[0].Runner.Settings.ShutdownTimeout != Of(tc.internal) {
+			t.Errorf("%v: internal runner %+v", tc.env, n.Runners)
+		}
+	}
+	r, _ := NewProcess(Spec{Argv: []string{"node", "/opt/runners/task-runner/dist/start.js"},
+		Env: ReadEnv([]string{"N8N_RUNNERS_TASK_BROKER_URI=http://w:5679", "N8N_RUNNERS_GRACEFUL_SHUTDOWN_TIMEOUT=10", "N8N_GRACEFUL_SHUTDOWN_TIMEOUT=99"})})
+	if r.Role != RoleRunner || r.Settings.ShutdownTimeout != Of(10) {
+		t.Errorf("runner %q: shutdown %+v, want 10", r.Role, r.Settings.ShutdownTimeout)
 	}
 }
