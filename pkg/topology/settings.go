@@ -148,6 +148,12 @@ func unknownAs[T any](r *reader, key, why string) Setting[T] {
 }
 
 func (r *reader) positiveInt(key string, def int) Setting[int] {
+	return r.intAtLeast(key, def, 1, "a positive integer")
+}
+
+// intAtLeast is key as an integer of at least low, def when unset; a
+// value that is not one is a problem named by what.
+func (r *reader) intAtLeast(key string, def, low int, what string) Setting[int] {
 	v, set, why := r.env.lookup(key)
 	switch {
 	case why != "":
@@ -156,8 +162,8 @@ func (r *reader) positiveInt(key string, def int) Setting[int] {
 		return Of(def)
 	}
 	n, err := strconv.Atoi(strings.TrimSpace(v))
-	if err != nil || n <= 0 {
-		r.problem(key + " is not a positive integer; using " + strconv.Itoa(def))
+	if err != nil || n < low {
+		r.problem(key + " is not " + what + "; using " + strconv.Itoa(def))
 		return Of(def)
 	}
 	return Of(n)
@@ -165,19 +171,7 @@ func (r *reader) positiveInt(key string, def int) Setting[int] {
 
 // seconds is a whole number of seconds, 0 included.
 func (r *reader) seconds(key string, def int) Setting[int] {
-	v, set, why := r.env.lookup(key)
-	switch {
-	case why != "":
-		return unknownAs[int](r, key, why)
-	case !set || v == "":
-		return Of(def)
-	}
-	n, err := strconv.Atoi(strings.TrimSpace(v))
-	if err != nil || n < 0 {
-		r.problem(key + " is not a whole number of seconds; using " + strconv.Itoa(def))
-		return Of(def)
-	}
-	return Of(n)
+	return r.intAtLeast(key, def, 0, "a whole number of seconds")
 }
 
 // shutdownTimeout follows n8n: a worker's QUEUE_WORKER_TIMEOUT (deprecated),
