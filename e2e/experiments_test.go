@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -8,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/n8n-ceiling/n8n-ceiling/e2e/lab"
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/experiment"
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/report"
 )
@@ -27,6 +29,10 @@ func TestExperiments(t *testing.T) {
 		t.Fatal(err)
 	}
 	upLab(t, map[string]string{"LAB_PROBE": "1"})
+	version, err := lab.Version(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
 	loadctl := buildTool(t, "cmd/loadctl")
 	dir := resultsDir() // make e2e-repeat reads the results back
 	if dir == "" {
@@ -52,7 +58,30 @@ func TestExperiments(t *testing.T) {
 				t.Errorf("experiment %s: exit %d, want 0 (99 means a check failed)", r.name, code)
 				failed = append(failed, failedLines(r.name, code, out+".json")...)
 			}
+			checkVersion(t, out+".json", version)
 		})
+	}
+}
+
+// checkVersion: every case that ran records the n8n version its main
+// stated, and it is the one the lab was told to run.
+func checkVersion(t *testing.T, resultPath, want string) {
+	t.Helper()
+	f, err := os.Open(resultPath)
+	if err != nil {
+		t.Error(err)
+		return
+	}
+	defer f.Close()
+	r, err := experiment.ReadJSON(f)
+	if err != nil {
+		t.Error(err)
+		return
+	}
+	for _, c := range r.Cases {
+		if c.Error == "" && c.N8nVersion != want {
+			t.Errorf("case %s recorded n8n %q, want %q (LAB_N8N_VERSION)", c.Name, c.N8nVersion, want)
+		}
 	}
 }
 

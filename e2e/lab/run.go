@@ -29,6 +29,19 @@ func Up(ctx context.Context, env map[string]string, log io.Writer) (endpoints.En
 	return endpoints.Parse(&out)
 }
 
+// Version is the n8n version up.sh runs with env added to the
+// environment: LAB_N8N_VERSION, else env.sh's default.
+func Version(ctx context.Context, env map[string]string) (string, error) {
+	var out bytes.Buffer
+	cmd := exec.CommandContext(ctx, "bash", "-c", `. "$1/env.sh" && printf %s "$LAB_N8N_VERSION"`, "version", Dir())
+	cmd.Env = withEnv(env)
+	cmd.Stdout = &out
+	if err := cmd.Run(); err != nil {
+		return "", fmt.Errorf("env.sh: %w", err)
+	}
+	return out.String(), nil
+}
+
 // Down runs down.sh.
 func Down(ctx context.Context, env map[string]string, log io.Writer) error {
 	return Script(ctx, Dir(), "down.sh", env, log)
@@ -38,15 +51,21 @@ func Down(ctx context.Context, env map[string]string, log io.Writer) error {
 // stdout and stderr copied to log.
 func Script(ctx context.Context, dir, name string, env map[string]string, log io.Writer) error {
 	cmd := exec.CommandContext(ctx, "bash", filepath.Join(dir, name))
-	cmd.Env = os.Environ()
-	for k, v := range env {
-		cmd.Env = append(cmd.Env, k+"="+v)
-	}
+	cmd.Env = withEnv(env)
 	cmd.Stdout, cmd.Stderr = log, log
 	if err := cmd.Run(); err != nil {
 		return fmt.Errorf("%s: %w", name, err)
 	}
 	return nil
+}
+
+// withEnv is this process's environment with env added.
+func withEnv(env map[string]string) []string {
+	out := os.Environ()
+	for k, v := range env {
+		out = append(out, k+"="+v)
+	}
+	return out
 }
 
 // DockerHost is the lab dockerd's DOCKER_HOST, as env.sh derives it.

@@ -23,26 +23,29 @@ type Result struct {
 
 // CaseResult is what one case measured and how its checks went.
 type CaseResult struct {
-	Name      string            `json:"name"`
-	Group     string            `json:"group,omitempty"`
-	Env       map[string]string `json:"env"` // spec env plus case env, secret-looking values redacted
-	Error     string            `json:"error,omitempty"`
-	Webhooks  []string          `json:"webhooks"`
-	Exporter  string            `json:"exporter"`
-	SettleSec float64           `json:"settle_seconds"` // apply until the exporter showed the shape
-	Settled   *Topology         `json:"settled,omitempty"`
-	Measured  Measured          `json:"measured"`
-	Predicted *Prediction       `json:"predicted,omitempty"`
-	Ratio     float64           `json:"measured_over_predicted,omitempty"`
-	Model     *StepModel        `json:"model,omitempty"`    // the bound and the MVA at the step the checks read
-	ModelAt   string            `json:"model_at,omitempty"` // that step: "last", or the best when empty
-	Probe     *ProbeFigures     `json:"probe,omitempty"`
-	Memory    []ContainerMemory `json:"memory"`
-	Failures  Failures          `json:"failures"`
-	Checks    []CheckResult     `json:"checks"`
-	Passed    bool              `json:"passed"`
-	Sweep     *loadgen.Result   `json:"sweep,omitempty"`
-	Seed      map[string]string `json:"seed,omitempty"`
+	Name     string            `json:"name"`
+	Group    string            `json:"group,omitempty"`
+	Env      map[string]string `json:"env"` // spec env plus case env, secret-looking values redacted
+	Error    string            `json:"error,omitempty"`
+	Webhooks []string          `json:"webhooks"`
+	Exporter string            `json:"exporter"`
+	// N8nVersion is what n8n's main stated on its /metrics once the case
+	// settled (the hook's main-metrics endpoint); empty when unread.
+	N8nVersion string            `json:"n8n_version,omitempty"`
+	SettleSec  float64           `json:"settle_seconds"` // apply until the exporter showed the shape
+	Settled    *Topology         `json:"settled,omitempty"`
+	Measured   Measured          `json:"measured"`
+	Predicted  *Prediction       `json:"predicted,omitempty"`
+	Ratio      float64           `json:"measured_over_predicted,omitempty"`
+	Model      *StepModel        `json:"model,omitempty"`    // the bound and the MVA at the step the checks read
+	ModelAt    string            `json:"model_at,omitempty"` // that step: "last", or the best when empty
+	Probe      *ProbeFigures     `json:"probe,omitempty"`
+	Memory     []ContainerMemory `json:"memory"`
+	Failures   Failures          `json:"failures"`
+	Checks     []CheckResult     `json:"checks"`
+	Passed     bool              `json:"passed"`
+	Sweep      *loadgen.Result   `json:"sweep,omitempty"`
+	Seed       map[string]string `json:"seed,omitempty"`
 }
 
 // Topology is the cluster shape the exporter reported.

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/comparison"
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/endpoints"
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/loadgen"
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/redact"
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/snapshot"
@@ -99,6 +100,7 @@ func (r *Runner) measure(ctx context.Context, c Case, env map[string]string, cr 
 	}
 	cr.Settled = &top
 	r.logf("  settled after %.0fs: workers %v, runner limits %v", cr.SettleSec, top.WorkerConcurrency, top.RunnerLimits)
+	cr.N8nVersion = r.n8nVersion(ctx, eps)
 	load := r.Spec.CaseLoad(c)
 	plan, err := load.Plan()
 	if err != nil {
@@ -233,4 +235,18 @@ func mergeEnv(base, over map[string]string) map[string]string {
 	}
 	maps.Copy(out, over)
 	return out
+}
+
+// n8nVersion is the version main's /metrics states, when the hook printed
+// main-metrics; a failed read is logged and leaves it empty.
+func (r *Runner) n8nVersion(ctx context.Context, eps endpoints.Endpoints) string {
+	url, ok := eps["main-metrics"]
+	if !ok {
+		return ""
+	}
+	v, err := (&snapshot.Reader{URL: url, Client: r.Client}).N8nVersion(ctx)
+	if err != nil {
+		r.logf("  n8n version unread: %v", err)
+	}
+	return v
 }

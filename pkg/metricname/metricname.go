@@ -92,6 +92,7 @@ const (
 const (
 	N8nQueueJobsCompleted = "n8n_scaling_mode_queue_jobs_completed"
 	N8nExecutionDuration  = "n8n_workflow_execution_duration_seconds"
+	N8nVersionInfo        = "n8n_version_info" // label version, e.g. "v2.41.1"
 )
 
 // Exporter lists the names the exporter's collector emits.
@@ -118,5 +119,5 @@ func Loadctl() []string {
 
 // FromN8n lists n8n's own names this project reads.
 func FromN8n() []string {
-	return []string{N8nQueueJobsCompleted, N8nExecutionDuration}
+	return []string{N8nQueueJobsCompleted, N8nExecutionDuration, N8nVersionInfo}
 }

@@ -11,7 +11,7 @@ import (
 // styles and SVG, nothing fetched.
 func ExperimentHTML(w io.Writer, r *experiment.Result) error {
 	page := experimentPage{Res: r, Chart: template.HTML(ceilingChart(r.Cases).SVG()), ChartCSS: ChartCSS, // #nosec: built from escaped parts
-		Head: caseHeads(), Failed: FailedChecks(r)}
+		Head: caseHeads(), Failed: FailedChecks(r), OnN8n: onN8n(r)}
 	for _, c := range r.Cases {
 		page.Rows = append(page.Rows, experimentRow{Case: c, Cells: caseCells(c)})
 	}
@@ -25,6 +25,7 @@ type experimentPage struct {
 	Head     []string
 	Rows     []experimentRow
 	Failed   []string
+	OnN8n    string
 }
 
 type experimentRow struct {
@@ -50,7 +51,7 @@ th{background:#f5f5f5}td:first-child,th:first-child{text-align:left}
 .ok{color:#2e7d32}.fail{color:#c62828;font-weight:600}code{font-size:13px}
 </style></head><body>
 <h1>loadctl experiment: {{.Res.Spec.Name}}</h1>
-<p class="sub">{{.Res.Spec.Description}} · started {{.Res.Started.Format "2006-01-02 15:04:05 MST"}} · schema {{.Res.Schema}}</p>
+<p class="sub">{{.Res.Spec.Description}} · started {{.Res.Started.Format "2006-01-02 15:04:05 MST"}}{{with .OnN8n}}{{.}}{{end}} · schema {{.Res.Schema}}</p>
 <p class="verdict">{{if .Res.Passed}}<span class="ok">Every check passed</span>{{else}}<span class="fail">Some checks failed</span>{{end}} · {{len .Res.Cases}} of {{len .Res.Spec.Cases}} cases ran</p>
 {{with .Failed}}<ul class="warn">{{range .}}<li>{{.}}</li>{{end}}</ul>{{end}}
 {{.Chart}}

@@ -37,7 +37,7 @@ func markdownOne(b *strings.Builder, r *experiment.Result) {
 	if !r.Passed {
 		verdict = "**some checks failed**"
 	}
-	fmt.Fprintf(b, "Run %s, %d of %d cases, %s.\n\n", r.Started.Format("2006-01-02 15:04 MST"), len(r.Cases), len(r.Spec.Cases), verdict)
+	fmt.Fprintf(b, "Run %s%s, %d of %d cases, %s.\n\n", r.Started.Format("2006-01-02 15:04 MST"), onN8n(r), len(r.Cases), len(r.Spec.Cases), verdict)
 	var seedCols []string
 	if s := r.Spec.Seed; s != nil {
 		seedCols = s.Columns
@@ -161,4 +161,20 @@ func mdRow(b *strings.Builder, cells []string) {
 
 func mdEscape(s string) string {
 	return strings.NewReplacer("|", `\|`, "\n", " ").Replace(s)
+}
+
+// onN8n is " on n8n 2.41.1", the versions the cases ran on as main stated
+// them, or "" when none was read.
+func onN8n(r *experiment.Result) string {
+	var vs []string
+	for _, c := range r.Cases {
+		if c.N8nVersion != "" && !slices.Contains(vs, c.N8nVersion) {
+			vs = append(vs, c.N8nVersion)
+		}
+	}
+	if len(vs) == 0 {
+		return ""
+	}
+	slices.Sort(vs)
+	return " on n8n " + strings.Join(vs, ", ")
 }

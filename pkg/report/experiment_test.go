@@ -32,7 +32,9 @@ func sampleExperiment(t *testing.T) *experiment.Result {
 
 func TestMarkdownPutsSeedMeasuredAndPredictedSideBySide(t *testing.T) {
 	var buf bytes.Buffer
-	if err := ExperimentMarkdown(&buf, []*experiment.Result{sampleExperiment(t)}); err != nil {
+	res := sampleExperiment(t)
+	res.Cases[0].N8nVersion = "2.41.1"
+	if err := ExperimentMarkdown(&buf, []*experiment.Result{res}); err != nil {
 		t.Fatal(err)
 	}
 	md := buf.String()
@@ -43,6 +45,8 @@ func TestMarkdownPutsSeedMeasuredAndPredictedSideBySide(t *testing.T) {
 		// after the load, the slot side, no MVA.
 		`| limit-10\|x | - | 8.900/s | 9.430/s | 0.944 | runner | - | - |`,
 		"Seed: seed article.",
+		// the version main stated, once, where a case recorded one
+		" UTC on n8n 2.41.1, 2 of ",
 		"- g: **limit-10|x** (limit-5 4.600/s vs limit-10|x 8.900/s)",
 		"**some checks failed**",
 		`limit-10\|x: within want ±1.0% of predicted`,

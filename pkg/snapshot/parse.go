@@ -15,12 +15,20 @@ import (
 
 // Parse reads the Prometheus text format into a snapshot.
 func Parse(in io.Reader) (*Snapshot, error) {
+	fams, err := parseFamilies(in)
+	if err != nil {
+		return nil, err
+	}
+	return FromFamilies(fams), nil
+}
+
+func parseFamilies(in io.Reader) (map[string]*dto.MetricFamily, error) {
 	p := expfmt.NewTextParser(model.UTF8Validation)
 	fams, err := p.TextToMetricFamilies(in)
 	if err != nil {
 		return nil, fmt.Errorf("metrics: %w", err)
 	}
-	return FromFamilies(fams), nil
+	return fams, nil
 }
 
 // families is a parsed scrape, by metric name.

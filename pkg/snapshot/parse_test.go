@@ -2,6 +2,8 @@ package snapshot
 
 import (
 	"context"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"reflect"
 	"strings"
@@ -134,5 +136,26 @@ func TestReadErrorHidesSecrets(t *testing.T) {
 	}
 	if !strings.Contains(err.Error(), "auth=xxxxx") {
 		t.Fatalf("error does not name the redacted URL: %v", err)
+	}
+}
+
+// N8nVersion reads the version n8n states about itself, without its "v";
+// a /metrics without n8n_version_info is an error, not a guess.
+func TestN8nVersion(t *testing.T) {
+	body := "# HELP n8n_version_info n8n version info.\n# TYPE n8n_version_info gauge\n" +
+		"n8n_version_info{version=\"v2.41.1\",major=\"2\",minor=\"41\",patch=\"1\"} 1\n"
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/metrics" {
+			_, _ = w.Write([]byte(body))
+			return
+		}
+		_, _ = w.Write([]byte("n8n_cluster_effective_concurrency 4\n"))
+	}))
+	defer srv.Close()
+	if v, err := (&Reader{URL: srv.URL + "/metrics"}).N8nVersion(context.Background()); err != nil || v != "2.41.1" {
+		t.Errorf("version %q (%v), want 2.41.1", v, err)
+	}
+	if v, err := (&Reader{URL: srv.URL + "/other"}).N8nVersion(context.Background()); err == nil || !strings.Contains(err.Error(), "no n8n_version_info") {
+		t.Errorf("version %q (%v) from a scrape without it, want an error naming the metric", v, err)
 	}
 }

@@ -5,8 +5,12 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"strings"
 	"time"
 
+	dto "github.com/prometheus/client_model/go"
+
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/metricname"
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/redact"
 )
 
@@ -23,6 +27,29 @@ type Reader struct {
 // password and query values hidden (pkg/redact), the client's own text
 // included.
 func (r *Reader) Read(ctx context.Context) (*Snapshot, error) {
+	fams, err := r.families(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return FromFamilies(fams), nil
+}
+
+// N8nVersion is the version an n8n process's own /metrics states
+// (n8n_version_info, served with N8N_METRICS=true), e.g. "2.41.1".
+func (r *Reader) N8nVersion(ctx context.Context) (string, error) {
+	fams, err := r.families(ctx)
+	if err != nil {
+		return "", err
+	}
+	for _, x := range families(fams).series(metricname.N8nVersionInfo) {
+		if v := strings.TrimPrefix(label(x, "version"), "v"); v != "" {
+			return v, nil
+		}
+	}
+	return "", fmt.Errorf("scrape %s: no %s", redact.URL(r.URL), metricname.N8nVersionInfo)
+}
+
+func (r *Reader) families(ctx context.Context) (map[string]*dto.MetricFamily, error) {
 	client := r.Client
 	if client == nil {
 		client = &http.Client{Timeout: 5 * time.Second}
@@ -39,5 +66,5 @@ func (r *Reader) Read(ctx context.Context) (*Snapshot, error) {
 	if resp.StatusCode != http.StatusOK {
 		return nil, fmt.Errorf("scrape %s: HTTP %d", redact.URL(r.URL), resp.StatusCode)
 	}
-	return Parse(io.LimitReader(resp.Body, maxBody))
+	return parseFamilies(io.LimitReader(resp.Body, maxBody))
 }
