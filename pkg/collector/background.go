@@ -10,17 +10,16 @@ import (
 // not a resource, a part of the host's demand that is n8n's.
 func backingKey(service string) string { return "backing:" + service }
 
-// readBacking puts each backing service's CPU seconds into cpu and
-// returns "" when they were read, else why not.
-func readBacking(read func() (map[string]float64, error), cpu map[string]float64) string {
+// readBacking puts each backing service's CPU seconds into cpu.
+func readBacking(read func() (map[string]float64, error), cpu map[string]float64) error {
 	b, err := read()
 	if err != nil {
-		return err.Error()
+		return err
 	}
 	for service, seconds := range b {
 		cpu[backingKey(service)] = seconds
 	}
-	return ""
+	return nil
 }
 
 // hostShare splits the host's busy CPU over the demand window: the part

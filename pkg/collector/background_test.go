@@ -1,8 +1,8 @@
 package collector
 
 import (
-	"errors"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -66,15 +66,17 @@ func TestHostSplitUnknown(t *testing.T) {
 	}
 }
 
-// A failed read of the backing services is said on /, and leaves their
-// CPU in the background.
+// A failed read of the backing services is said on /, is a source down
+// with its reason, and leaves their CPU in the background.
 func TestBackingUnread(t *testing.T) {
-	cpu := map[string]float64{}
-	why := readBacking(func() (map[string]float64, error) { return nil, errors.New("open /proc: permission denied") }, cpu)
-	if why != "open /proc: permission denied" || len(cpu) != 0 {
-		t.Fatalf("why %q, readings %v", why, cpu)
+	r, _ := splitReport(t, splitLoad{n8n: 0.1, runner: 0.5, host: 0.9, backingErr: "open /proc: permission denied"}, &scriptedProcs{})
+	if r.CPU.Backing != "open /proc: permission denied" || len(r.CPU.Host.Backing) != 0 {
+		t.Fatalf("backing %q, split %+v", r.CPU.Backing, r.CPU.Host)
 	}
-	r, _ := splitReport(t, splitLoad{n8n: 0.1, runner: 0.5, host: 0.9}, &scriptedProcs{})
-	r.CPU.Backing = why
+	if !slices.ContainsFunc(r.Sources, func(s SourceResult) bool {
+		return s.Name == "backing" && !s.Up && s.Err == "open /proc: permission denied"
+	}) {
+		t.Errorf("sources %+v, want backing down with its reason", r.Sources)
+	}
 	hasLines(t, Verdict(r), "cpu:host counts the 1.70 left; PostgreSQL and Redis were not read (open /proc: permission denied), so their CPU counts as other work")
 }

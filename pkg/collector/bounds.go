@@ -47,12 +47,12 @@ type CPUReport struct {
 
 // bound runs the bound analysis: the verdict's slot resources and the CPU
 // resources the sampler has measured. The sampler's own reads are this
-// scrape's executions, cpu and procstat sources.
+// scrape's executions, cpu, procstat and backing sources.
 func (c *Collector) bound(r *Report) {
 	var cpu []capacity.Resource
 	if c.cpu != nil {
 		v := c.cpu.latest()
-		for _, name := range []string{"executions", "cpu", "procstat"} {
+		for _, name := range []string{"executions", "cpu", "procstat", "backing"} {
 			if s, ok := v.source[name]; ok {
 				r.addSource(s)
 			}

@@ -167,7 +167,8 @@ func (s *cpuSampler) step(ctx context.Context, now time.Time) {
 		})
 	}
 	if s.cfg.Backing != nil {
-		v.backing = readBacking(s.cfg.Backing, r.CPU)
+		res := timed(ctx, "backing", s.cfg.Interval, func(context.Context) error { return readBacking(s.cfg.Backing, r.CPU) })
+		v.source["backing"], v.backing = res, res.Err
 	}
 	if s.cfg.CPU != nil && len(procs) > 0 {
 		v.source["cpu"] = timed(ctx, "cpu", s.cfg.Interval, func(context.Context) error {

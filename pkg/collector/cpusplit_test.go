@@ -34,6 +34,7 @@ type splitLoad struct {
 	fixture           string  // the container's docker inspect (default the internal worker)
 	threads           bool    // CPUConfig.Threads
 	postgres          float64 // PostgreSQL's CPU seconds a second (0: no PostgreSQL on the host)
+	backingErr        string  // the backing services' read fails with this
 }
 
 // scriptedProcs plays the worker container's processes as /proc shows
@@ -94,6 +95,9 @@ func splitReport(t *testing.T, load splitLoad, procs *scriptedProcs) (*Report, *
 	}
 	var at float64
 	cfg.Backing = func() (map[string]float64, error) {
+		if load.backingErr != "" {
+			return nil, errors.New(load.backingErr)
+		}
 		if load.postgres == 0 {
 			return nil, nil
 		}

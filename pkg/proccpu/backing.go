@@ -4,6 +4,8 @@ import (
 	"time"
 
 	"github.com/prometheus/procfs"
+
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/hostcpu"
 )
 
 // The backing services n8n needs beside its own processes, by their
@@ -19,10 +21,6 @@ var backingComms = map[string]string{
 	"redis-server":  Redis,
 	"valkey-server": Redis,
 }
-
-// userHZ is the unit of a stat file's times (USER_HZ, 100 on every Linux
-// ABI).
-const userHZ = 100
 
 // DefaultRescan is how often a BackingReader lists every process.
 const DefaultRescan = 30 * time.Second
@@ -105,7 +103,7 @@ func backingOf(procs procfs.Procs) map[int]backingProc {
 			continue
 		}
 		if service, ok := backingComms[st.Comm]; ok {
-			found[p.PID] = backingProc{service, st.PPID, st.CPUTime(), float64(st.CUTime+st.CSTime) / userHZ}
+			found[p.PID] = backingProc{service, st.PPID, st.CPUTime(), float64(st.CUTime+st.CSTime) / hostcpu.UserHZ}
 		}
 	}
 	return found
