@@ -73,8 +73,8 @@ type Settings struct {
 	TaskAcceptTimeout Setting[int]
 	// ShutdownTimeout is how long, in seconds, a stopping process lets
 	// its running work finish: a main's or worker's
-	// N8N_GRACEFUL_SHUTDOWN_TIMEOUT (a worker's valid QUEUE_WORKER_TIMEOUT
-	// wins, as in n8n), a runner's N8N_RUNNERS_GRACEFUL_SHUTDOWN_TIMEOUT.
+	// N8N_GRACEFUL_SHUTDOWN_TIMEOUT (a worker's QUEUE_WORKER_TIMEOUT, when
+	// set, wins, as in n8n), a runner's N8N_RUNNERS_GRACEFUL_SHUTDOWN_TIMEOUT.
 	ShutdownTimeout Setting[int]
 	// RunnerShutdownTimeout is the N8N_RUNNERS_GRACEFUL_SHUTDOWN_TIMEOUT a
 	// main or worker hands the runner it launches.
