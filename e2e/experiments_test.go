@@ -67,13 +67,7 @@ func TestExperiments(t *testing.T) {
 // stated, and it is the one the lab was told to run.
 func checkVersion(t *testing.T, resultPath, want string) {
 	t.Helper()
-	f, err := os.Open(resultPath)
-	if err != nil {
-		t.Error(err)
-		return
-	}
-	defer f.Close()
-	r, err := experiment.ReadJSON(f)
+	r, err := experiment.ReadFile(resultPath)
 	if err != nil {
 		t.Error(err)
 		return
@@ -89,12 +83,9 @@ func checkVersion(t *testing.T, resultPath, want string) {
 // result, or its exit code when there is no result (it could not run).
 func failedLines(spec string, code int, resultPath string) []string {
 	var out []string
-	if f, err := os.Open(resultPath); err == nil {
-		defer f.Close()
-		if r, err := experiment.ReadJSON(f); err == nil {
-			for _, l := range report.FailedChecks(r) {
-				out = append(out, spec+": "+l)
-			}
+	if r, err := experiment.ReadFile(resultPath); err == nil {
+		for _, l := range report.FailedChecks(r) {
+			out = append(out, spec+": "+l)
 		}
 	}
 	if len(out) == 0 {

@@ -66,14 +66,9 @@ func readFigures(path string) ([]Figure, error) {
 // experimentFigures turns a loadctl experiment result into figures, one
 // per numeric check, named "experiment <spec>/<case>".
 func experimentFigures(path string) ([]Figure, error) {
-	f, err := os.Open(path)
+	res, err := experiment.ReadFile(path)
 	if err != nil {
 		return nil, err
-	}
-	defer f.Close()
-	res, err := experiment.ReadJSON(f)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %v", path, err)
 	}
 	name := "experiment"
 	if res.Spec != nil {

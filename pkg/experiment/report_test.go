@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"flag"
 	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -72,5 +73,24 @@ func TestSampleResultGolden(t *testing.T) {
 	}
 	if !bytes.Equal(got, buf.Bytes()) {
 		t.Errorf("%s is stale: run go test ./pkg/experiment -run Golden -update and commit it", sampleGolden)
+	}
+}
+
+// ReadFile reads a saved result; a file that is not one is an error that
+// names its path.
+func TestReadFile(t *testing.T) {
+	r, err := ReadFile(sampleGolden)
+	if err != nil || r.Schema != SchemaVersion || len(r.Cases) == 0 {
+		t.Fatalf("sample: %v, %v", r, err)
+	}
+	bad := filepath.Join(t.TempDir(), "bad.json")
+	if err := os.WriteFile(bad, []byte(`{"schema":"other"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ReadFile(bad); err == nil || !strings.Contains(err.Error(), bad) {
+		t.Errorf("a foreign schema read as %v", err)
+	}
+	if _, err := ReadFile(filepath.Join(t.TempDir(), "absent.json")); err == nil {
+		t.Error("a missing file was read")
 	}
 }

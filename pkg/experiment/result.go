@@ -1,7 +1,9 @@
 package experiment
 
 import (
+	"fmt"
 	"io"
+	"os"
 	"time"
 
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/loadgen"
@@ -145,6 +147,20 @@ func ReadJSON(rd io.Reader) (*Result, error) {
 		if m := CheckedStepModel(c.Sweep, c.Predicted, c.ModelAt); m != nil {
 			r.Cases[i].Model = m
 		}
+	}
+	return r, nil
+}
+
+// ReadFile is ReadJSON of the file at path; a decoding error names the path.
+func ReadFile(path string) (*Result, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	r, err := ReadJSON(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return r, nil
 }
