@@ -125,9 +125,10 @@ func newCPUSampler(cfg CPUConfig, count *executionCounter) *cpuSampler {
 
 // point sets the processes whose CPU the next readings take.
 func (s *cpuSampler) point(ps []topology.Process) {
+	pooled := topology.Pair(ps).PoolIDs()
 	var keep []topology.Process
 	for _, p := range ps {
-		if sampled(p) {
+		if sampled(p) && !pooled[p.ID] {
 			keep = append(keep, p)
 		}
 	}
@@ -138,7 +139,9 @@ func (s *cpuSampler) point(ps []topology.Process) {
 }
 
 // sampled says whether the sampler reads p's CPU: a running n8n process,
-// not a probe.
+// not a probe. point also leaves out the pool workers and their runners,
+// whose work is not the default queue's: the host counts their CPU as
+// background.
 func sampled(p topology.Process) bool { return p.State.Running && p.Role != topology.RoleProbe }
 
 // run reads every Interval until ctx ends.

@@ -156,7 +156,7 @@ func memoryRows(r *Report) []memoryRow {
 // and which process launches a runner of its own.
 func pairings(t topology.Topology) map[string]string {
 	via := map[string]string{}
-	for _, nodes := range [][]topology.WorkerNode{t.Workers, t.Manual} {
+	for _, nodes := range t.Hosts() {
 		for _, w := range nodes {
 			for _, a := range w.Runners {
 				if a.Internal() {

@@ -3,6 +3,7 @@ package collector
 import (
 	"context"
 	"math"
+	"slices"
 
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/capacity"
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/topology"
@@ -121,7 +122,7 @@ func emitTopology(r *Report, ch chan<- prometheus.Metric) {
 			gauge(ch, workerRunnerState, b2f(w.State == s), w.Worker, string(s))
 		}
 	}
-	for _, m := range r.Topology.Manual {
+	for _, m := range slices.Concat(r.Topology.Manual, r.Topology.Pooled) {
 		for _, a := range m.Runners {
 			knownGauge(ch, runnerLimit, a.Runner.Settings.RunnerLimit, a.Runner.Name, "")
 		}

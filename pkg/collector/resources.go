@@ -98,7 +98,7 @@ func capped(m, q float64) float64 {
 // their own.
 func internalHosts(t topology.Topology) map[string]bool {
 	out := map[string]bool{}
-	for _, nodes := range [][]topology.WorkerNode{t.Workers, t.Manual} {
+	for _, nodes := range t.Hosts() {
 		for _, w := range nodes {
 			if w.Worker.Settings.LaunchesRunner() {
 				out[w.Worker.ID] = true

@@ -11,11 +11,14 @@ import (
 
 // roleLines name the processes outside the production slots and what they
 // are to the ceiling: queue-mode mains with the runners of their manual
-// executions, and webhook processors.
+// executions, pool workers, and webhook processors.
 func roleLines(r *Report) []string {
 	var out []string
 	for _, m := range r.Topology.Manual {
 		out = append(out, manualLine(m, cpuName(r, m.Worker)))
+	}
+	for _, w := range r.Topology.Pooled {
+		out = append(out, pooledLine(w))
 	}
 	for _, w := range r.Topology.Webhooks {
 		out = append(out, fmt.Sprintf("webhook processor %s: takes webhook requests and queues them; it holds no execution slot, and its CPU (%s) is a resource of every webhook execution",
@@ -55,6 +58,14 @@ func manualLine(m topology.WorkerNode, cpuName string) string {
 	return fmt.Sprintf("main %s (queue mode): runs manual executions on its runners %s, which are not in the production ceiling", p.InstanceName(), runnerLimits(m.Runners)) + cpu
 }
 
+// pooledLine says that a pool worker serves its pool's queue, which the
+// ceiling of the default queue leaves out. The pool's name is not shown.
+func pooledLine(w topology.WorkerNode) string {
+	return fmt.Sprintf("worker %s: takes its jobs from its worker pool's queue (jobs-<pool>, N8N_WORKER_POOL_NAME), not from jobs: "+
+		"its slots, its runners%s and its CPU are left out of this ceiling, which is the default queue's, and its CPU counts as the host's background; "+
+		"the exporter reads no pool's queue", w.Worker.InstanceName(), listed(w.Runners))
+}
+
 // listed is " (10 (internal))", or "" for no runner.
 func listed(as []topology.Attachment) string {
 	if len(as) == 0 {
@@ -69,7 +80,7 @@ func listed(as []topology.Attachment) string {
 func internalLines(r *Report) []string {
 	var names []string
 	var hosts []topology.Process
-	for _, nodes := range [][]topology.WorkerNode{r.Topology.Workers, r.Topology.Manual} {
+	for _, nodes := range r.Topology.Hosts() {
 		for _, w := range nodes {
 			if w.Worker.Settings.LaunchesRunner() {
 				hosts = append(hosts, w.Worker)

@@ -32,6 +32,9 @@ func shapeLine(t topology.Topology) string {
 		return "no n8n main or worker found"
 	}
 	parts = append(parts, runnerKinds(t.Workers))
+	if n := len(t.Pooled); n > 0 {
+		parts = append(parts, counted(n, "pool worker")+" (not modelled)")
+	}
 	if n := len(t.Webhooks); n > 0 {
 		parts = append(parts, counted(n, "webhook processor"))
 	}

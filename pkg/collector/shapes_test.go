@@ -159,3 +159,48 @@ func TestShapeLine(t *testing.T) {
 		}
 	}
 }
+
+// A worker in a worker pool takes its jobs from its pool's queue: the
+// ceiling, the slots and the CPU sampler leave it and its runners out (its
+// internal one, and the lab runner, whose broker URI reaches it in these
+// fixtures), and the page says so without naming the pool.
+func TestPoolWorker(t *testing.T) {
+	var ps []topology.Process
+	for _, f := range []string{"inspect-lab-main.json", "inspect-lab-worker-1.json", "inspect-lab-runner-1-1.json", "inspect-internal-worker.json"} {
+		ps = append(ps, fixtureProcess(t, f))
+	}
+	ps[3].Settings.Pool = topology.Of("heavy")
+	r := &Report{Processes: ps, Topology: topology.Pair(ps), Measured: []ServiceTime{{Stage: "job", Source: "redis", Time: time.Second}}}
+	c := New(Config{})
+	c.evaluate(r)
+	c.bound(r)
+	got := Verdict(r)
+	if got[0] != "queue mode, 1 worker, no runner, 1 pool worker (not modelled)" {
+		t.Errorf("first line %q", got[0])
+	}
+	hasLines(t, got, "worker fx-internal-worker: takes its jobs from its worker pool's queue (jobs-<pool>, N8N_WORKER_POOL_NAME), not from jobs: its slots, its runners (10 (internal)+10) and its CPU are left out of this ceiling")
+	if text := strings.Join(got, "\n"); strings.Contains(text, "heavy") {
+		t.Errorf("the page names the pool:\n%s", text)
+	}
+	if r.Verdict == nil || len(r.Verdict.Workers) != 1 || r.Verdict.Workers[0].Name != "fx-worker-1" {
+		t.Fatalf("verdict %+v, want fx-worker-1 alone", r.Verdict)
+	}
+	want := `
+# HELP n8n_runner_max_concurrency Task runner limit N8N_RUNNERS_MAX_CONCURRENCY; runner <process>/internal is the process's own; worker is empty for a runner that serves no production execution.
+# TYPE n8n_runner_max_concurrency gauge
+n8n_runner_max_concurrency{runner="fx-internal-worker/internal",worker=""} 10
+n8n_runner_max_concurrency{runner="fx-runner-1-1",worker=""} 10
+`
+	if err := testutil.CollectAndCompare(reportCollector{r}, strings.NewReader(want), "n8n_runner_max_concurrency"); err != nil {
+		t.Error(err)
+	}
+	s := newCPUSampler(CPUConfig{}, nil)
+	s.point(ps)
+	var sampled []string
+	for _, p := range s.procs {
+		sampled = append(sampled, p.Name)
+	}
+	if strings.Join(sampled, " ") != "fx-main fx-worker-1" {
+		t.Errorf("the CPU sampler reads %v, want fx-main and fx-worker-1 alone", sampled)
+	}
+}

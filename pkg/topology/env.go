@@ -18,6 +18,7 @@ var whitelist = map[string]bool{
 	"N8N_RUNNERS_GRACEFUL_SHUTDOWN_TIMEOUT": true,
 	"EXECUTIONS_MODE":                       true,
 	"N8N_WORKER_POOLS_ENABLED":              true,
+	"N8N_WORKER_POOL_NAME":                  true,
 	"OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS":  true,
 	"N8N_PORT":                              true,
 	"PROBE_LISTEN":                          true,

@@ -14,7 +14,11 @@ type Topology struct {
 	// Manual are the other mains (queue mode, or a mode that cannot be
 	// read) with their runners, sorted by name: a queue-mode main runs
 	// manual executions unless they are offloaded to the workers.
-	Manual   []WorkerNode
+	Manual []WorkerNode
+	// Pooled are the workers that take their jobs from a worker pool's
+	// queue (jobs-<pool>), with their runners, sorted by name: the
+	// production ceiling is the default queue's, and they serve none of it.
+	Pooled   []WorkerNode
 	Mains    []Process // every main, in either mode
 	Webhooks []Process
 	Probes   []Process
@@ -58,6 +62,8 @@ func Pair(ps []Process) Topology {
 	var runners, brokers []Process
 	for _, c := range ps {
 		switch {
+		case c.Role == RoleWorker && c.Settings.InPool():
+			t.Pooled = append(t.Pooled, newNode(c))
 		case c.Role == RoleWorker || c.Role == RoleMain && c.Settings.Regular():
 			t.Workers = append(t.Workers, newNode(c))
 		case c.Role == RoleMain:
@@ -78,6 +84,7 @@ func Pair(ps []Process) Topology {
 	}
 	slices.SortFunc(t.Workers, byWorkerName)
 	slices.SortFunc(t.Manual, byWorkerName)
+	slices.SortFunc(t.Pooled, byWorkerName)
 	slices.SortFunc(runners, byName)
 	slices.SortFunc(brokers, byName)
 	for _, r := range runners {
@@ -90,9 +97,26 @@ func byName(a, b Process) int { return strings.Compare(a.Name, b.Name) }
 
 func byWorkerName(a, b WorkerNode) int { return byName(a.Worker, b.Worker) }
 
+// Hosts are every main and worker with its runners: the production
+// workers, the other mains, the pool workers.
+func (t Topology) Hosts() [][]WorkerNode { return [][]WorkerNode{t.Workers, t.Manual, t.Pooled} }
+
+// PoolIDs are the IDs of the pool workers and of their runners: processes
+// whose work is not the default queue's.
+func (t Topology) PoolIDs() map[string]bool {
+	out := map[string]bool{}
+	for _, w := range t.Pooled {
+		out[w.Worker.ID] = true
+		for _, a := range w.Runners {
+			out[a.Runner.ID] = true
+		}
+	}
+	return out
+}
+
 // node finds the main or worker with id.
 func (t *Topology) node(id string) *WorkerNode {
-	for _, nodes := range [][]WorkerNode{t.Workers, t.Manual} {
+	for _, nodes := range t.Hosts() {
 		for i := range nodes {
 			if nodes[i].Worker.ID == id {
 				return &nodes[i]

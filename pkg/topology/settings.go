@@ -1,6 +1,7 @@
 package topology
 
 import (
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -63,7 +64,11 @@ type Settings struct {
 	RunnersMode   Setting[RunnersMode]    // main, worker: N8N_RUNNERS_MODE
 	Executions    Setting[ExecutionsMode] // main: EXECUTIONS_MODE
 	OffloadManual Setting[bool]           // queue-mode main: OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS
-	BrokerPort    Setting[int]            // main, worker, webhook: N8N_RUNNERS_BROKER_PORT
+	// Pool is the worker pool whose Bull queue (jobs-<pool>) a worker
+	// takes its jobs from; "" is the default queue, jobs. It is read to
+	// group workers and is never published.
+	Pool       Setting[string]
+	BrokerPort Setting[int] // main, worker, webhook: N8N_RUNNERS_BROKER_PORT
 	// TaskRequestTimeout is N8N_RUNNERS_TASK_REQUEST_TIMEOUT of a main,
 	// worker or webhook processor, in seconds: its broker fails a task
 	// request that no runner slot took within it.
@@ -97,7 +102,7 @@ func (r *reader) settings(role Role, argv []string) Settings {
 	switch {
 	case role == RoleWorker:
 		s.Concurrency = r.workerConcurrency(argv)
-		r.workerPool()
+		s.Pool = r.workerPool()
 	case role.RunsTasks():
 		s.RunnerLimit = r.positiveInt("N8N_RUNNERS_MAX_CONCURRENCY", DefaultRunnerLimit)
 		s.Broker = r.brokerURI()
@@ -126,20 +131,49 @@ func (r *reader) settings(role Role, argv []string) Settings {
 
 func (r *reader) problem(p string) { r.problems = append(r.problems, p) }
 
-// workerPool names a worker that may take its jobs from a pool's queue:
-// n8n 2.41's worker pools (an Enterprise feature; an unlicensed worker
-// with a pool exits) move it from Bull's queue "jobs" to "jobs-<pool>"
-// when N8N_WORKER_POOLS_ENABLED is true and N8N_WORKER_POOL_NAME is not
-// empty. The name is not read; its presence is enough to warn.
-func (r *reader) workerPool() {
+// poolName is the N8N_WORKER_POOL_NAME n8n accepts; any other value
+// falls back to "", the default queue.
+var poolName = regexp.MustCompile(`^([a-z0-9][a-z0-9-]{0,62})?$`)
+
+// workerPool is the pool whose queue a worker takes its jobs from, as n8n
+// 2.39 and later resolve it: N8N_WORKER_POOL_NAME (trimmed, quotes
+// stripped) when N8N_WORKER_POOLS_ENABLED is true, else "". Worker pools
+// are an Enterprise feature: an unlicensed worker with a pool exits, so a
+// running one serves its pool. Older n8n ignores both variables.
+func (r *reader) workerPool() Setting[string] {
 	if !r.env.Has("N8N_WORKER_POOL_NAME") {
-		return
+		return Of("")
 	}
-	if on := r.boolSetting("N8N_WORKER_POOLS_ENABLED"); on.Known() && on.Value {
-		r.problem("N8N_WORKER_POOL_NAME is set with N8N_WORKER_POOLS_ENABLED: unless the name is empty, this worker takes its jobs " +
-			"from its pool's Bull queue (jobs-<pool>), which the exporter does not read, so the queue depth and job time miss its jobs")
+	on := r.boolSetting("N8N_WORKER_POOLS_ENABLED")
+	switch {
+	case !on.Known():
+		return Setting[string]{Unknown: on.Unknown}
+	case !on.Value:
+		return Of("")
 	}
+	v, _, why := r.env.lookup("N8N_WORKER_POOL_NAME")
+	if why != "" {
+		return unknownAs[string](r, "N8N_WORKER_POOL_NAME", why)
+	}
+	name := unquote(strings.TrimSpace(v))
+	if !poolName.MatchString(name) {
+		r.problem("N8N_WORKER_POOL_NAME is not a pool name n8n accepts (lowercase letters, digits and hyphens); n8n takes the default queue")
+		return Of("")
+	}
+	return Of(name)
 }
+
+// unquote strips one pair of matching quotes around v, as n8n does.
+func unquote(v string) string {
+	if n := len(v); n >= 2 && (v[0] == '\'' || v[0] == '"') && v[n-1] == v[0] {
+		return v[1 : n-1]
+	}
+	return v
+}
+
+// InPool reports whether a worker takes its jobs from a worker pool's
+// queue rather than the default one.
+func (s Settings) InPool() bool { return s.Pool.Known() && s.Pool.Value != "" }
 
 // unknownAs records that key could not be read.
 func unknownAs[T any](r *reader, key, why string) Setting[T] {

@@ -174,24 +174,72 @@ func TestBrokerTimeouts(t *testing.T) {
 	}
 }
 
-// A worker with a pool name and pools enabled is warned about the pool's
-// queue; a name alone, or pools on without a name, is the default queue.
+// A worker takes its jobs from a pool's queue only with pools enabled and
+// a name n8n accepts (trimmed, quotes stripped); otherwise the default
+// queue. No problem ever holds the name.
 func TestWorkerPool(t *testing.T) {
 	for _, tc := range []struct {
-		env  []string
-		warn bool
+		env     []string
+		pool    string
+		problem string
 	}{
-		{[]string{"N8N_WORKER_POOLS_ENABLED=true", "N8N_WORKER_POOL_NAME=heavy"}, true},
-		{[]string{"N8N_WORKER_POOLS_ENABLED=1", "N8N_WORKER_POOL_NAME=heavy"}, true},
-		{[]string{"N8N_WORKER_POOL_NAME=heavy"}, false},
-		{[]string{"N8N_WORKER_POOLS_ENABLED=true"}, false},
-		{nil, false},
+		{[]string{"N8N_WORKER_POOLS_ENABLED=true", "N8N_WORKER_POOL_NAME=heavy"}, "heavy", ""},
+		{[]string{"N8N_WORKER_POOLS_ENABLED=1", "N8N_WORKER_POOL_NAME= 'heavy-2' "}, "heavy-2", ""},
+		{[]string{"N8N_WORKER_POOLS_ENABLED=true", "N8N_WORKER_POOL_NAME="}, "", ""},
+		{[]string{"N8N_WORKER_POOLS_ENABLED=true", "N8N_WORKER_POOL_NAME=Heavy"}, "", "not a pool name n8n accepts"},
+		{[]string{"N8N_WORKER_POOLS_ENABLED=true", "N8N_WORKER_POOL_NAME='heavy\""}, "", "not a pool name n8n accepts"},
+		{[]string{"N8N_WORKER_POOL_NAME=heavy"}, "", ""},
+		{[]string{"N8N_WORKER_POOLS_ENABLED=false", "N8N_WORKER_POOL_NAME=heavy"}, "", ""},
+		{[]string{"N8N_WORKER_POOLS_ENABLED=true"}, "", ""},
+		{nil, "", ""},
 	} {
 		p, ok := NewProcess(Spec{Argv: []string{"n8n", "worker"}, Env: ReadEnv(tc.env)})
 		got := strings.Join(p.Problems, "; ")
-		if !ok || strings.Contains(got, "jobs-<pool>") != tc.warn || strings.Contains(got, "heavy") {
-			t.Errorf("%v: problems %q, want the pool warning %v and never the name", tc.env, got, tc.warn)
+		if !ok || !p.Settings.Pool.Known() || p.Settings.Pool.Value != tc.pool || p.Settings.InPool() != (tc.pool != "") {
+			t.Errorf("%v: pool %+v, want %q", tc.env, p.Settings.Pool, tc.pool)
 		}
+		if tc.problem == "" && got != "" || !strings.Contains(got, tc.problem) || strings.Contains(strings.ToLower(got), "heavy") {
+			t.Errorf("%v: problems %q, want %q and never the name", tc.env, got, tc.problem)
+		}
+	}
+}
+
+// A pool name set where pools may be enabled by a Secret is unknown, and
+// says which variable; with no pool name the worker serves the default
+// queue whatever a Secret holds.
+func TestWorkerPoolUnknown(t *testing.T) {
+	var env Env
+	env.Set("N8N_WORKER_POOL_NAME", "heavy")
+	env.MayHide("N8N_", "from an envFrom Secret")
+	p, _ := NewProcess(Spec{Argv: []string{"n8n", "worker"}, Env: env})
+	if p.Settings.Pool.Known() || !strings.Contains(p.Settings.Pool.Unknown, "N8N_WORKER_POOLS_ENABLED") || p.Settings.InPool() {
+		t.Errorf("pool %+v, want unknown through N8N_WORKER_POOLS_ENABLED", p.Settings.Pool)
+	}
+	var hidden Env
+	hidden.MayHide("N8N_", "from an envFrom Secret")
+	if p, _ := NewProcess(Spec{Argv: []string{"n8n", "worker"}, Env: hidden}); !p.Settings.Pool.Known() || p.Settings.InPool() {
+		t.Errorf("no pool name: pool %+v, want the default queue", p.Settings.Pool)
+	}
+}
+
+// Pool workers and their runners are grouped apart from the production
+// workers, and PoolIDs names exactly them.
+func TestPairPooled(t *testing.T) {
+	worker := func(id string, pool string) Process {
+		p := Process{ID: id, Name: id, Role: RoleWorker}
+		p.Settings.Pool = Of(pool)
+		p.Settings.Concurrency = Of(5)
+		return p
+	}
+	top := Pair([]Process{worker("b", "heavy"), worker("a", ""), worker("c", "heavy")})
+	if len(top.Workers) != 1 || top.Workers[0].Worker.ID != "a" || len(top.Pooled) != 2 || top.Pooled[0].Worker.ID != "b" {
+		t.Fatalf("workers %v, pooled %v", top.Workers, top.Pooled)
+	}
+	if ids := top.PoolIDs(); len(ids) != 2 || !ids["b"] || !ids["c"] || ids["a"] {
+		t.Errorf("pool IDs %v", ids)
+	}
+	if n := len(top.Hosts()); n != 3 {
+		t.Errorf("hosts: %d groups", n)
 	}
 }
 
