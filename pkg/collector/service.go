@@ -187,6 +187,8 @@ func modelWorker(w topology.WorkerNode) (capacity.Worker, error) {
 	switch {
 	case !conc.Known():
 		return capacity.Worker{}, fmt.Errorf("%s: concurrency unknown (%s)", name, conc.Unknown)
+	case !p.Settings.Pool.Known():
+		return capacity.Worker{}, fmt.Errorf("%s: whether it takes its jobs from a worker pool's queue is unknown (%s)", name, p.Settings.Pool.Unknown)
 	case !mode.Known() && len(w.Runners) == 0:
 		return capacity.Worker{}, fmt.Errorf("%s: no runner reaches it and its runner mode is unknown (%s)", name, mode.Unknown)
 	}

@@ -204,3 +204,15 @@ n8n_runner_max_concurrency{runner="fx-runner-1-1",worker=""} 10
 		t.Errorf("the CPU sampler reads %v, want fx-main and fx-worker-1 alone", sampled)
 	}
 }
+
+// A worker whose pool setting cannot be read leaves no verdict: which
+// queue its slots serve is unknown.
+func TestPoolUnknown(t *testing.T) {
+	ps := []topology.Process{fixtureProcess(t, "inspect-lab-worker-1.json")}
+	ps[0].Settings.Pool = topology.Setting[string]{Unknown: "N8N_WORKER_POOLS_ENABLED: from Secret n8n/env"}
+	r := &Report{Processes: ps, Topology: topology.Pair(ps), Measured: []ServiceTime{{Stage: "job", Source: "redis", Time: time.Second}}}
+	New(Config{}).evaluate(r)
+	if r.Verdict != nil || !strings.Contains(r.VerdictErr, "worker pool's queue is unknown (N8N_WORKER_POOLS_ENABLED: from Secret n8n/env)") {
+		t.Errorf("verdict %v, error %q", r.Verdict, r.VerdictErr)
+	}
+}
