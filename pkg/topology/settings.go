@@ -136,7 +136,7 @@ func (r *reader) problem(p string) { r.problems = append(r.problems, p) }
 var poolName = regexp.MustCompile(`^([a-z0-9][a-z0-9-]{0,62})?$`)
 
 // workerPool is the pool whose queue a worker takes its jobs from, as n8n
-// 2.39 and later resolve it: N8N_WORKER_POOL_NAME (trimmed, quotes
+// 2.41.1 resolves it (2.23.2 has no pools): N8N_WORKER_POOL_NAME (trimmed, quotes
 // stripped) when N8N_WORKER_POOLS_ENABLED is true, else "". Worker pools
 // are an Enterprise feature: an unlicensed worker with a pool exits, so a
 // running one serves its pool. Older n8n ignores both variables.
