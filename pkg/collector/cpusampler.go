@@ -72,7 +72,7 @@ type cpuSampler struct {
 
 	mu       sync.Mutex
 	procs    []topology.Process
-	internal map[string]bool // the IDs in procs that launch a runner of their own
+	internal map[string]bool // the IDs of the processes that launch a runner of their own; looked up for procs
 	tracker  demand.Tracker
 	from     string // the source of the counts in the tracker's window
 	view     cpuView
@@ -125,14 +125,15 @@ func newCPUSampler(cfg CPUConfig, count *executionCounter) *cpuSampler {
 
 // point sets the processes whose CPU the next readings take.
 func (s *cpuSampler) point(ps []topology.Process) {
-	pooled := topology.Pair(ps).PoolIDs()
+	t := topology.Pair(ps)
+	pooled := t.PoolIDs()
 	var keep []topology.Process
 	for _, p := range ps {
 		if sampled(p) && !pooled[p.ID] {
 			keep = append(keep, p)
 		}
 	}
-	internal := internalHosts(topology.Pair(keep))
+	internal := internalHosts(t)
 	s.mu.Lock()
 	s.procs, s.internal = keep, internal
 	s.mu.Unlock()
