@@ -17,6 +17,7 @@ type vuPool struct {
 	rec    *recorder
 	stops  []chan struct{}
 	wg     sync.WaitGroup
+	next   int64 // the next VU's id: a VU started after another stopped never takes its id
 }
 
 // scale grows or shrinks the pool to n VUs. A stopped VU finishes its
@@ -26,7 +27,8 @@ func (p *vuPool) scale(ctx context.Context, n int) {
 		stop := make(chan struct{})
 		p.stops = append(p.stops, stop)
 		p.wg.Add(1)
-		go p.vu(ctx, stop)
+		go p.vu(ctx, stop, p.next)
+		p.next++
 	}
 	for len(p.stops) > n {
 		last := len(p.stops) - 1
@@ -35,7 +37,7 @@ func (p *vuPool) scale(ctx context.Context, n int) {
 	}
 }
 
-func (p *vuPool) vu(ctx context.Context, stop <-chan struct{}) {
+func (p *vuPool) vu(ctx context.Context, stop <-chan struct{}, id int64) {
 	defer p.wg.Done()
 	for ctx.Err() == nil {
 		select {
@@ -51,7 +53,7 @@ func (p *vuPool) vu(ctx context.Context, stop <-chan struct{}) {
 			return
 		}
 		end := time.Now()
-		p.rec.record(end, end.Sub(start), r)
+		p.rec.record(end, id, end.Sub(start), r)
 		if r.Outcome == OutcomeConnection {
 			pause(ctx, stop, connErrorPause)
 		}

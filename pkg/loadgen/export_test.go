@@ -8,6 +8,6 @@ import "time"
 func RecordInto(obs Observer) func(end time.Time, lat time.Duration, rep Reply) {
 	rec := &recorder{obs: obs}
 	now := time.Now()
-	rec.open(now, now.Add(time.Hour))
-	return rec.record
+	rec.open(now, now.Add(time.Hour), 0)
+	return func(end time.Time, lat time.Duration, rep Reply) { rec.record(end, -1, lat, rep) }
 }

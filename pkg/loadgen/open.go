@@ -61,7 +61,7 @@ func (p *pacer) dispatch(ctx context.Context, due time.Time) {
 	select {
 	case p.slots <- struct{}{}:
 	default:
-		p.rec.record(due, 0, Reply{Outcome: OutcomeDropped, Detail: "no in-flight slot free at the intended start"})
+		p.rec.record(due, -1, 0, Reply{Outcome: OutcomeDropped, Detail: "no in-flight slot free at the intended start"})
 		return
 	}
 	if now.Sub(due) > p.lateAfter {
@@ -79,7 +79,7 @@ func (p *pacer) fire(ctx context.Context, due time.Time) {
 	<-p.slots
 	if !r.Cancelled {
 		end := time.Now()
-		p.rec.record(end, end.Sub(due), r)
+		p.rec.record(end, -1, end.Sub(due), r)
 	}
 }
 

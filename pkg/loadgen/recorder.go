@@ -17,11 +17,13 @@ type recorder struct {
 	obs      Observer
 }
 
-// open starts a new step whose figures count from `from` until `to`.
-func (r *recorder) open(from, to time.Time) *stepStats {
+// open starts a new step whose figures count from `from` until `to`; vus
+// is a closed loop's VUs in it (0 for an open loop).
+func (r *recorder) open(from, to time.Time, vus int) *stepStats {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.stats, r.from, r.to = newStepStats(), from, to
+	r.stats.want = vus
 	return r.stats
 }
 
@@ -30,12 +32,13 @@ func (r *recorder) inWindow(t time.Time) bool {
 }
 
 // record files a result that completed at end (dropped starts: at their
-// intended start).
-func (r *recorder) record(end time.Time, lat time.Duration, rep Reply) {
+// intended start); vu names the closed loop's VU that sent it (-1: the
+// open loop).
+func (r *recorder) record(end time.Time, vu int64, lat time.Duration, rep Reply) {
 	r.obs.Result(lat, rep.Outcome)
 	r.mu.Lock()
 	if r.inWindow(end) {
-		r.stats.add(lat, rep)
+		r.stats.add(end, vu, lat, rep)
 	}
 	r.mu.Unlock()
 }

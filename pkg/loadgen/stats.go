@@ -28,15 +28,22 @@ type stepStats struct {
 	late     int64
 	inflight float64 // sum of in-flight samples
 	samples  int64
+	vus      map[int64]*vuPasses // closed loop: each VU's passes
+	want     int                 // closed loop: the step's VUs; 0 for totals and open loops
 }
 
 func newStepStats() *stepStats {
 	return &stepStats{passing: newHist(), all: newHist()}
 }
 
-func (s *stepStats) add(lat time.Duration, rep Reply) {
+// add files one result that completed at end; vu names the closed loop's
+// VU that sent it (-1: the open loop).
+func (s *stepStats) add(end time.Time, vu int64, lat time.Duration, rep Reply) {
 	o := rep.Outcome
 	s.counts[o]++
+	if o == OutcomePass && vu >= 0 {
+		s.pass(vu, end)
+	}
 	if s.examples[o] == "" {
 		s.examples[o] = redact.Text(rep.Detail) // errors quote the URL, query and password too
 	}
@@ -73,11 +80,12 @@ type Summary struct {
 	Passed        int64             `json:"passed"`
 	PassRate      float64           `json:"pass_rate"`
 	ErrorRate     float64           `json:"error_rate"`
-	Errors        map[string]int64  `json:"errors"`                   // by kind: status, timeout, connection, check, dropped
-	ErrorExamples map[string]string `json:"error_examples,omitempty"` // first error message per kind
-	Throughput    float64           `json:"throughput_per_second"`    // passing requests per second
-	Latency       Latency           `json:"latency"`                  // passing requests only: fast failures must not look fast
-	LatencyAll    Latency           `json:"latency_all"`              // every completed request
+	Errors        map[string]int64  `json:"errors"`                     // by kind: status, timeout, connection, check, dropped
+	ErrorExamples map[string]string `json:"error_examples,omitempty"`   // first error message per kind
+	Throughput    float64           `json:"throughput_per_second"`      // passing requests per second
+	Basis         string            `json:"throughput_basis,omitempty"` // BasisWindow or BasisVUCycles
+	Latency       Latency           `json:"latency"`                    // passing requests only: fast failures must not look fast
+	LatencyAll    Latency           `json:"latency_all"`                // every completed request
 	MeanInFlight  float64           `json:"mean_in_flight"`
 	Late          int64             `json:"late_starts"` // open loop: started later than LateAfter
 }
@@ -126,7 +134,10 @@ func (s *stepStats) summary(window time.Duration) Summary {
 		sum.ErrorRate = 1 - sum.PassRate
 	}
 	if window > 0 {
-		sum.Throughput = float64(sum.Passed) / window.Seconds()
+		sum.Throughput, sum.Basis = float64(sum.Passed)/window.Seconds(), BasisWindow
+	}
+	if r, ok := cycleRate(s.vus, s.want); ok && sum.Passed == sum.Requests {
+		sum.Throughput, sum.Basis = r, BasisVUCycles
 	}
 	if s.samples > 0 {
 		sum.MeanInFlight = s.inflight / float64(s.samples)

@@ -74,6 +74,12 @@ func TestClosedLoopLatencyMatchesServerDelay(t *testing.T) {
 		if f.MeanInFlight < 1.5 || f.MeanInFlight > 2 {
 			t.Errorf("mean in flight %v with 2 VUs", f.MeanInFlight)
 		}
+		if f.Basis != BasisVUCycles || math.Abs(f.Throughput-100) > 0.5 {
+			t.Errorf("step throughput %.2f/s by %q, want 100/s by whole VU cycles", f.Throughput, f.Basis)
+		}
+		if res.Total.Basis != BasisWindow {
+			t.Errorf("total's basis %q, want %q: cycles are a step's", res.Total.Basis, BasisWindow)
+		}
 		if res.Interrupted || res.Total.Passed != f.Passed {
 			t.Errorf("interrupted %v, total passed %d vs step %d", res.Interrupted, res.Total.Passed, f.Passed)
 		}
