@@ -162,12 +162,39 @@ current() {
   [ -n "$(dk ps -q --filter "label=$LAB_LABEL=1" --filter "name=^/?$1\$" \
     --filter "label=io.n8n-ceiling.spec=${want_spec[$1]}" --filter status=running)" ]
 }
+# drain NAME: before a running worker is replaced or removed, waits until
+# Redis holds no active or waiting job (the previous load's executions
+# finish on the workers that took them). A worker removed with jobs active
+# leaves them locked in Redis until Bull's stalled-job check hands them on,
+# a minute or more later, and the next case waits for them. It waits once
+# per run, at most 60 s, and gives up after 15 s without progress (jobs no
+# worker can take).
+drained=0
+drain() {
+  [ "$drained" = 0 ] && [[ "$1" == n8n-lab-worker-* ]] || return 0
+  [ -n "$(dk ps -q --filter "name=^/?$1\$" --filter status=running)" ] || return 0
+  drained=1
+  local n a w last=-1 moved=$SECONDS start=$SECONDS
+  while :; do
+    a=$(redis-cli -p "$LAB_REDIS_PORT" llen bull:jobs:active 2>/dev/null) || return 0
+    w=$(redis-cli -p "$LAB_REDIS_PORT" llen bull:jobs:wait 2>/dev/null) || return 0
+    n=$((a + w))
+    [ "$n" = 0 ] && return 0
+    [ "$n" != "$last" ] && { [ "$last" = -1 ] && log "waiting for $n queued jobs to end before replacing $1"; last=$n moved=$SECONDS; }
+    if ((SECONDS - moved >= 15 || SECONDS - start >= 60)); then
+      log "$n jobs still queued after $((SECONDS - start)) s; replacing $1 anyway"
+      return 0
+    fi
+    sleep 0.5
+  done
+}
 # ensure NAME ROLE ENVFILE DOCKER_ARGS... -- CMD...: (re)starts NAME unless current.
 ensure() {
   local name=$1 role=$2 envf=$3; shift 3
   spec "$name" "$envf" "$@"
   current "$name" && return 0
   local args=(); while [ "$1" != -- ]; do args+=("$1"); shift; done; shift
+  drain "$name"
   dk rm -f "$name" >/dev/null 2>&1 || true
   log "starting $name"
   dk run -d --name "$name" --network host --label "$LAB_LABEL=1" --label "io.n8n-ceiling.role=$role" \
@@ -181,6 +208,7 @@ prune() {
   local id name
   while read -r id name; do
     [ -n "$id" ] && [ -z "${want_spec[$name]:-}" ] || continue
+    drain "$name"
     log "removing $name"; dk rm -f "$id" >/dev/null; rm -f "$run/containers/$name.id"
   done < <(dk ps -a --filter "label=$LAB_LABEL=1" --format '{{.ID}} {{.Names}}')
   dk ps -aq --filter "label=$LAB_LABEL=1" --filter status=exited --filter status=created --filter status=dead |
