@@ -11,10 +11,12 @@
 // held, and before the first there is none. The window slides, so the
 // demand is the one measured at the current load: CPU per execution grows
 // with contention, and a window taken under load is what the ceiling
-// needs. A counter that goes backwards inside the window (a restarted
-// container, a flushed Redis) makes that resource, or the whole window,
-// unknown until the reset leaves the window: never a negative demand. The
-// package does no I/O.
+// needs. A resource first read inside the window, or whose counter went
+// backwards there (a process started or restarted: a runner given a new
+// limit), is measured from its newest start, over the executions since,
+// once they reach MinExecutions; until then it is unknown, never a
+// negative demand. An execution counter that goes backwards (a flushed
+// Redis) restarts the whole window. The package does no I/O.
 package demand
 
 import (
@@ -120,10 +122,10 @@ func (t *Tracker) estimate(w []Reading) (Estimate, string) {
 	}
 	e.Demand, e.Unknown = map[string]float64{}, map[string]string{}
 	for _, name := range slices.Sorted(maps.Keys(last.CPU)) {
-		if d, why := resource(w, name); why != "" {
+		if cpu, execs, why := resource(w, name, t.MinExecutions); why != "" {
 			e.Unknown[name] = why
 		} else {
-			e.Demand[name] = d / e.Executions
+			e.Demand[name] = cpu / execs
 		}
 	}
 	return e, ""
@@ -140,22 +142,28 @@ func halves(w []Reading) (early, late float64) {
 	return w[i].Executions - first.Executions, last.Executions - w[i].Executions
 }
 
-// resource is a resource's CPU seconds over the window, or why it has none.
-func resource(w []Reading, name string) (float64, string) {
-	first, ok := w[0].CPU[name]
-	if !ok {
-		return 0, "not read at the window's start"
-	}
-	prev := first
-	for _, r := range w[1:] {
+// resource is a resource's CPU seconds and the executions completed over
+// the part of the window since its newest start (its first reading there,
+// or the reading where its counter went backwards), or why it has none.
+// A process that started inside the window has its demand as soon as it
+// has served minExec executions, not a whole window later: until then the
+// ceiling would leave it out. Its start-up CPU counts in that demand, so a
+// young demand reads a little high. The last reading holds name.
+func resource(w []Reading, name string, minExec float64) (cpu, execs float64, why string) {
+	start, prev := -1, 0.0
+	for i, r := range w {
 		v, ok := r.CPU[name]
 		if !ok {
-			continue // one failed read; the counter goes on
+			continue // not yet started, or one failed read: the counter goes on
 		}
-		if v < prev {
-			return 0, "its counter went backwards (restarted) inside the window"
+		if start < 0 || v < prev {
+			start = i
 		}
 		prev = v
 	}
-	return prev - first, ""
+	first := w[start]
+	if execs = w[len(w)-1].Executions - first.Executions; execs < minExec {
+		return 0, 0, fmt.Sprintf("read for %.0f executions since it started or restarted, fewer than %.0f", execs, minExec)
+	}
+	return prev - first.CPU[name], execs, ""
 }

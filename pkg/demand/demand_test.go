@@ -58,8 +58,9 @@ func TestHeldWhenIdle(t *testing.T) {
 }
 
 // A container restarted inside the window: its counter starts again from
-// near zero. That resource is unknown until the reset leaves the window;
-// the others keep their demand.
+// near zero. That resource is measured from the restart, once it has
+// served MinExecutions; until then it is unknown. The others keep their
+// demand over the whole window.
 func TestCounterReset(t *testing.T) {
 	tr := &Tracker{Window: 10 * time.Second, MinExecutions: 10}
 	cpu := func(s int) map[string]float64 {
@@ -69,21 +70,23 @@ func TestCounterReset(t *testing.T) {
 		}
 		return map[string]float64{"cpu:host": 0.2 * float64(s), "cpu:runner": runner}
 	}
-	for s := 0; s <= 12; s++ {
+	for s := 0; s <= 7; s++ {
 		tr.Add(Reading{At: at(s), Executions: float64(4 * s), CPU: cpu(s)})
 	}
 	e, _, _ := tr.Last()
-	if _, ok := e.Demand["cpu:runner"]; ok || !strings.Contains(e.Unknown["cpu:runner"], "backwards") {
-		t.Fatalf("reset runner: demand %v unknown %v", e.Demand, e.Unknown)
+	if _, ok := e.Demand["cpu:runner"]; ok || !strings.Contains(e.Unknown["cpu:runner"], "8 executions since it started or restarted, fewer than 10") {
+		t.Fatalf("runner 2 s after its restart: demand %v unknown %v", e.Demand, e.Unknown)
 	}
 	if !near(e.Demand["cpu:host"], 0.05) {
 		t.Fatalf("host demand %v", e.Demand)
 	}
-	for s := 13; s <= 16; s++ {
+	for s := 8; s <= 12; s++ {
 		tr.Add(Reading{At: at(s), Executions: float64(4 * s), CPU: cpu(s)})
 	}
-	if e, _, _ = tr.Last(); !near(e.Demand["cpu:runner"], 0.025) {
-		t.Fatalf("after the reset left the window: %v %v", e.Demand, e.Unknown)
+	// 0.7 s of CPU over the 28 executions since the restart, though the
+	// reset is still inside the 10 s window.
+	if e, _, _ = tr.Last(); !near(e.Demand["cpu:runner"], 0.025) || !near(e.Demand["cpu:host"], 0.05) {
+		t.Fatalf("7 s after the restart: %v %v", e.Demand, e.Unknown)
 	}
 	for _, d := range e.Demand {
 		if d < 0 {
@@ -93,7 +96,8 @@ func TestCounterReset(t *testing.T) {
 }
 
 // The execution counter itself going back (Redis flushed) starts a new
-// window; a resource first seen mid-window waits for a full one.
+// window; a resource first seen mid-window is measured from its first
+// reading once it has served MinExecutions.
 func TestExecutionsReset(t *testing.T) {
 	tr := &Tracker{Window: 10 * time.Second, MinExecutions: 10}
 	for s := 0; s <= 10; s++ {
@@ -111,8 +115,14 @@ func TestExecutionsReset(t *testing.T) {
 		t.Fatalf("new window: %v %v %q", e.Demand, e.Unknown, waiting)
 	}
 	tr.Add(Reading{At: at(21), Executions: 32, CPU: map[string]float64{"cpu:host": 21, "cpu:late": 5}})
-	if e, _, _ = tr.Last(); !strings.Contains(e.Unknown["cpu:late"], "start") {
+	if e, _, _ = tr.Last(); !strings.Contains(e.Unknown["cpu:late"], "0 executions since it started") {
 		t.Fatalf("a resource that appeared mid-window: %v", e.Unknown)
+	}
+	for s := 22; s <= 26; s++ {
+		tr.Add(Reading{At: at(s), Executions: 32 + float64(3*(s-21)), CPU: map[string]float64{"cpu:host": float64(s), "cpu:late": 5 + 0.06*float64(s-21)}})
+	}
+	if e, _, _ = tr.Last(); !near(e.Demand["cpu:late"], 0.02) {
+		t.Fatalf("a resource that appeared mid-window, 15 executions on: %v %v", e.Demand, e.Unknown)
 	}
 }
 
