@@ -178,6 +178,7 @@ drain() {
   while :; do
     a=$(redis-cli -p "$LAB_REDIS_PORT" llen bull:jobs:active 2>/dev/null) || return 0
     w=$(redis-cli -p "$LAB_REDIS_PORT" llen bull:jobs:wait 2>/dev/null) || return 0
+    [[ "$a$w" =~ ^[0-9]+$ ]] || return 0 # an error reply is no count
     n=$((a + w))
     [ "$n" = 0 ] && return 0
     [ "$n" != "$last" ] && { [ "$last" = -1 ] && log "waiting for $n queued jobs to end before replacing $1"; last=$n moved=$SECONDS; }
