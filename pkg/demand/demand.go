@@ -162,7 +162,7 @@ func resource(w []Reading, name string, minExec float64) (cpu, execs float64, wh
 		prev = v
 	}
 	first := w[start]
-	if execs = w[len(w)-1].Executions - first.Executions; execs < minExec {
+	if execs = w[len(w)-1].Executions - first.Executions; execs <= 0 || execs < minExec {
 		return 0, 0, fmt.Sprintf("read for %.0f executions since it started or restarted, fewer than %.0f", execs, minExec)
 	}
 	return prev - first.CPU[name], execs, ""
