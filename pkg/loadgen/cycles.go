@@ -14,28 +14,35 @@ type vuPasses struct {
 	first, last time.Time
 }
 
-// cycleRate is a closed loop's throughput counted in whole cycles: the sum
-// over VUs of (passes − 1) ÷ (last pass − first pass). Each VU's span
-// holds exactly that many of its own cycles, so completions that arrive in
-// bursts (the slots of a runner, all started together, finish together
-// once per task time) cannot fall one burst short or over at the window's
-// edges, as passes ÷ window can: one burst in a window of W seconds is
-// task time ÷ W, 4 % of a 25 s window for 1 s tasks. It holds only when
-// each of the step's want VUs passed at least twice in the window and no
-// other VU finished there (a VU stopped by the step's scaling).
+// cycleRate is a closed loop's throughput counted in whole cycles: the
+// VUs times their mean cycle rate, Σ (passes − 1) ÷ Σ (last pass − first
+// pass) over the VUs. Each VU's span holds exactly that many of its own
+// cycles, so completions that arrive in bursts (the slots of a runner, all
+// started together, finish together once per task time) cannot fall one
+// burst short or over at the window's edges, as passes ÷ window can: one
+// burst in a window of W seconds is task time ÷ W, 4 % of a 25 s window
+// for 1 s tasks. The ratio of the sums, not the sum of each VU's ratio: a
+// server that is not first come, first served lets a VU pass twice in a
+// row, and that VU's own ratio would read its short span as its rate. It
+// holds only when each of the step's want VUs passed at least twice in the
+// window and no other VU finished there (a VU stopped by the step's
+// scaling).
 func cycleRate(vus map[int64]*vuPasses, want int) (float64, bool) {
 	if want <= 0 || len(vus) != want {
 		return 0, false
 	}
-	var rate float64
+	var cycles, span float64
 	for _, v := range vus {
-		span := v.last.Sub(v.first).Seconds()
-		if v.n < 2 || span <= 0 {
+		if v.n < 2 {
 			return 0, false
 		}
-		rate += float64(v.n-1) / span
+		cycles += float64(v.n - 1)
+		span += v.last.Sub(v.first).Seconds()
 	}
-	return rate, true
+	if span <= 0 {
+		return 0, false
+	}
+	return float64(want) * cycles / span, true
 }
 
 // pass records one VU's passing request that completed at end.
