@@ -18,7 +18,8 @@ type recorder struct {
 }
 
 // open starts a new step whose figures count from `from` until `to`; vus
-// is a closed loop's VUs in it (0 for an open loop).
+// is a closed loop's VUs in it (an open loop's results name no VU, so its
+// steps never count cycles).
 func (r *recorder) open(from, to time.Time, vus int) *stepStats {
 	r.mu.Lock()
 	defer r.mu.Unlock()

@@ -99,11 +99,7 @@ func (s *Sweep) runStep(ctx context.Context, i int, st Step, drv driver, rec *re
 	start := time.Now()
 	from := start.Add(s.Plan.Warmup)
 	to := from.Add(s.Plan.Step)
-	vus := st.VUs
-	if s.Plan.Model == Open {
-		vus = 0
-	}
-	stats := rec.open(from, to, vus)
+	stats := rec.open(from, to, st.VUs)
 	s.current.Store(&stepInfo{index: i, load: st, from: from})
 	rec.obs.StepStarted(i, st)
 	drv.run(ctx, st, start, to)
