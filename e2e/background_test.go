@@ -14,8 +14,8 @@ import (
 // TestOtherWorkOnTheHost: a busy loop of one core beside n8n (a real
 // process on the host, started and stopped by PID: other work, as a build
 // or a backup would be) lowers the cores cpu:host counts instead of
-// passing for n8n's demand. Worker 15, runner limit 5, the lab's own load
-// loop, the hog running through the first two loads:
+// passing for n8n's demand. Worker 15, runner limit 5, lab.ClosedLoop's
+// load, the hog running through the first two loads:
 //   - 3 VUs of 1 s tasks (light: the runner slots allow 5/s): the runner
 //     slots bind, and the background series reads about one core (± 0.3:
 //     the kernel, dockerd and the load loop are other work too);

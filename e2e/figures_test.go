@@ -11,8 +11,15 @@ import (
 )
 
 // resultsDir is where a run keeps what make e2e-repeat compares across
-// runs (E2E_RESULTS); empty when unset.
-func resultsDir() string { return os.Getenv("E2E_RESULTS") }
+// runs (E2E_RESULTS), made on first use; empty when unset. Should making it
+// fail, the first write there names the path.
+var resultsDir = sync.OnceValue(func() string {
+	dir := os.Getenv("E2E_RESULTS")
+	if dir != "" {
+		_ = os.MkdirAll(dir, 0o755)
+	}
+	return dir
+})
 
 var figuresMu sync.Mutex
 

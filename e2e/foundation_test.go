@@ -15,27 +15,34 @@ import (
 	"github.com/n8n-ceiling/n8n-ceiling/e2e/lab"
 )
 
-// Each task holds its runner slot for about 1.06 s, not 1.00 s: the
-// per-task overhead measured with hey on this kind of machine.
-const measuredTaskSeconds = 1.06
+// Each task holds its runner slot for about 1.01 s, not 1.00 s: a slot's
+// whole cycle (task, result, next offer and accept) counted in whole VU
+// cycles read 1.007 to 1.018 s at limits 2, 5 and 10 on 2.23.2 and 2.41.1
+// (the runner-limit experiment, and this test's 1.98/s at limit 2).
+const measuredTaskSeconds = 1.01
+
+// foundationTolerance is this test's bound on measured ÷ predicted: three
+// times the spread of those cycles.
+const foundationTolerance = 0.05
 
 // TestRunnerLimitSetsThroughput is the seed's isolation experiment in small:
 // worker 15, 20 closed-loop VUs, 1 s tasks, runner limit 2, measured by
-// the lab's own load loop rather than loadctl. The runner-limit experiment
-// runs the full table through loadctl.
+// loadctl's engine in-process (lab.ClosedLoop) rather than by the exporter.
+// The runner-limit experiment runs the full table through loadctl.
 func TestRunnerLimitSetsThroughput(t *testing.T) {
 	for _, limit := range []int{2} {
 		eps := upLab(t, map[string]string{"LAB_WORKER_CONCURRENCY": "15", "LAB_RUNNER_LIMITS": strconv.Itoa(limit)})
 		res := lab.ClosedLoop(context.Background(), must(t, eps, "webhook"), lab.BenchBody(1000, 0), 20, 6*time.Second, 20*time.Second)
 		want := float64(min(limit, 15)) / measuredTaskSeconds
-		t.Logf("runner limit %d: measured %.2f/s (%d ok, %d failed in %v), predicted %.2f/s, ratio %.3f",
-			limit, res.PerSec, res.OK, res.Failed, res.Window, want, res.PerSec/want)
+		t.Logf("runner limit %d: measured %.2f/s (%d ok, %d failed in %v, counted in %s), predicted %.2f/s, ratio %.3f",
+			limit, res.PerSec, res.OK, res.Failed, res.Window, res.Basis, want, res.PerSec/want)
 		if res.Failed != 0 {
 			t.Errorf("limit %d: %d failed requests, e.g. %v", limit, res.Failed, res.Errors)
 		}
-		figure(t, fmt.Sprintf("limit %d: measured ÷ min(runner, worker)/1.06 s", limit), "1 ± 0.12", res.PerSec/want, math.Abs(res.PerSec-want)/want <= 0.12)
-		if math.Abs(res.PerSec-want)/want > 0.12 {
-			t.Errorf("limit %d: measured %.2f/s, want %.2f/s ±12%%", limit, res.PerSec, want)
+		ok := math.Abs(res.PerSec-want)/want <= foundationTolerance
+		figure(t, fmt.Sprintf("limit %d: measured ÷ min(runner, worker)/%.2f s", limit, measuredTaskSeconds), fmt.Sprintf("1 ± %.2f", foundationTolerance), res.PerSec/want, ok)
+		if !ok {
+			t.Errorf("limit %d: measured %.2f/s, want %.2f/s ±%.0f%%", limit, res.PerSec, want, 100*foundationTolerance)
 		}
 	}
 }

@@ -39,8 +39,8 @@ func TestProbeCountsWhatTheRunnerRuns(t *testing.T) {
 		mean := (after.one(t, "n8n_runner_task_duration_seconds_sum", probe...) - before.one(t, "n8n_runner_task_duration_seconds_sum", probe...)) / tasks
 		inferred := after.one(t, "n8n_runner_inferred_max_concurrency", probe...)
 		want := float64(min(limit, 15))
-		t.Logf("limit %d: direct %.2f/s, via probe %.2f/s (ratio %.3f); running %v; inferred %v; mean task %.3fs over %v tasks",
-			limit, direct.PerSec, via.PerSec, via.PerSec/direct.PerSec, running, inferred, mean, tasks)
+		t.Logf("limit %d: direct %.2f/s (%s), via probe %.2f/s (%s), ratio %.3f; running %v; inferred %v; mean task %.3fs over %v tasks",
+			limit, direct.PerSec, direct.Basis, via.PerSec, via.Basis, via.PerSec/direct.PerSec, running, inferred, mean, tasks)
 
 		ratio := via.PerSec / direct.PerSec
 		held := saturatedAt(running, want)

@@ -23,7 +23,7 @@ const taskSeconds = 3 + measuredTaskSeconds - 1
 //
 //   - At 2 VUs one request runs while the other waits for the slot, and
 //     none times out. The wait the closed loop measured (its mean latency
-//     less the task's 3.06 s) and the exporter's published wait (polled
+//     less the task's 3.01 s) and the exporter's published wait (polled
 //     every second over the same window) agree within 25 %.
 //   - At 6 VUs five wait behind the one slot, and the fourth in line
 //     fails at 8 s. The webhook answers n8n's "Error in workflow"; n8n's

@@ -2,19 +2,26 @@ package lab
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"net/http"
 	"sync"
 	"time"
+
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/loadgen"
 )
 
 // DriveResult counts what a closed-loop run saw inside its measuring window.
 type DriveResult struct {
-	Window  time.Duration
-	OK      int     // responses that were HTTP 200 with {ok:true}
-	Failed  int     // everything else, including timeouts
-	Errors  []error // the first few failures, for the log
-	PerSec  float64 // OK / Window
-	Started int     // requests sent in all, warm-up included
+	Window time.Duration
+	OK     int     // responses that were HTTP 200 with {ok:true}
+	Failed int     // everything else, including timeouts
+	Errors []error // one example per kind of failure, for the log
+	// PerSec is the passing throughput as loadctl counts it: whole VU
+	// cycles when every VU passed at least twice and none failed, else
+	// OK ÷ Window (Basis says which).
+	PerSec float64
+	Basis  string
 	// Latency sums the OK requests' times inside the window.
 	Latency time.Duration
 	// FirstFailed is when the first failure ended, warm-up included; zero
@@ -30,48 +37,80 @@ func (r DriveResult) MeanLatency() time.Duration {
 	return r.Latency / time.Duration(r.OK)
 }
 
-// ClosedLoop runs vus virtual users, each with one request in flight, for
-// warmup+window, and counts the requests that complete inside the window.
-// It is the small driver the foundation e2e needs; loadctl is the real one.
-func ClosedLoop(ctx context.Context, url string, body []byte, vus int, warmup, window time.Duration) DriveResult {
-	client := &http.Client{Timeout: 2 * time.Minute}
-	start := time.Now()
-	from, to := start.Add(warmup), start.Add(warmup+window)
-	ctx, cancel := context.WithDeadline(ctx, to)
-	defer cancel()
+// benchChecks pass what CallBench passes: HTTP 200 with {"ok":true}.
+var benchChecks = loadgen.Checks{Status: []int{http.StatusOK}, Fields: []loadgen.FieldCheck{mustCheck("ok==true")}}
 
-	var mu sync.Mutex
-	res := DriveResult{Window: window}
-	var wg sync.WaitGroup
-	for range vus {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for ctx.Err() == nil {
-				sent := time.Now()
-				err := CallBench(ctx, client, url, body)
-				done := time.Now()
-				mu.Lock()
-				res.Started++
-				if err != nil && ctx.Err() == nil && res.FirstFailed.IsZero() {
-					res.FirstFailed = done
-				}
-				if done.After(from) && !done.After(to) && ctx.Err() == nil {
-					if err == nil {
-						res.OK++
-						res.Latency += done.Sub(sent)
-					} else {
-						res.Failed++
-						if len(res.Errors) < 5 {
-							res.Errors = append(res.Errors, err)
-						}
-					}
-				}
-				mu.Unlock()
-			}
-		}()
+func mustCheck(expr string) loadgen.FieldCheck {
+	c, err := loadgen.ParseFieldCheck(expr)
+	if err != nil {
+		panic(err)
 	}
-	wg.Wait()
-	res.PerSec = float64(res.OK) / window.Seconds()
-	return res
+	return c
+}
+
+var errInterrupted = errors.New("the run ended before its window closed")
+
+// ClosedLoop runs vus virtual users, each with one request in flight, for
+// warmup+window through loadctl's engine (pkg/loadgen), and counts the
+// requests that complete inside the window. A cancelled ctx ends it early
+// with what it counted.
+func ClosedLoop(ctx context.Context, url string, body []byte, vus int, warmup, window time.Duration) DriveResult {
+	watch := &failWatch{}
+	sw := &loadgen.Sweep{
+		Plan: loadgen.Plan{Model: loadgen.Closed, Steps: loadgen.ClosedSteps([]int{vus}), Step: window, Warmup: warmup},
+		Target: &loadgen.Target{URLs: []string{url}, Method: http.MethodPost, Body: body,
+			ContentType: "application/json", Checks: benchChecks, Client: loadgen.NewClient(2*time.Minute, vus)},
+		Observer: watch,
+	}
+	res, err := sw.Run(ctx)
+	out := DriveResult{Window: window, FirstFailed: watch.first()}
+	switch {
+	case err != nil:
+		out.Errors = []error{err}
+	case len(res.Steps) == 0:
+		out.Errors = []error{errInterrupted}
+	default:
+		out.fill(res.Steps[0].Figures)
+		if res.Interrupted {
+			out.Errors = append(out.Errors, errInterrupted)
+		}
+	}
+	return out
+}
+
+// fill copies a step's figures.
+func (r *DriveResult) fill(s loadgen.Summary) {
+	r.OK, r.Failed = int(s.Passed), int(s.Requests-s.Passed)
+	r.PerSec, r.Basis = s.Throughput, s.Basis
+	r.Latency = time.Duration(s.Latency.Mean * float64(s.Passed) * float64(time.Second))
+	for kind, msg := range s.ErrorExamples {
+		r.Errors = append(r.Errors, fmt.Errorf("%s: %s", kind, msg))
+	}
+}
+
+// failWatch notes when the first failed request ended, warm-up included.
+type failWatch struct {
+	mu sync.Mutex
+	at time.Time
+}
+
+func (w *failWatch) StepStarted(int, loadgen.Step) {}
+func (w *failWatch) InFlight(int64)                {}
+func (w *failWatch) SweepDone()                    {}
+
+func (w *failWatch) Result(_ time.Duration, o loadgen.Outcome) {
+	if o == loadgen.OutcomePass {
+		return
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.at.IsZero() {
+		w.at = time.Now()
+	}
+}
+
+func (w *failWatch) first() time.Time {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.at
 }

@@ -69,14 +69,36 @@ func TestUntilRetriesThenGivesUp(t *testing.T) {
 	}
 }
 
-func TestClosedLoopCountsOnlyTheWindow(t *testing.T) {
+// ClosedLoop counts through loadgen: a server that always passes gives
+// whole-cycle counts and no failure; one that fails a request gives the
+// window's count, the failure's kind and when it first happened; a
+// cancelled run says it ended early.
+func TestClosedLoopCountsThroughLoadgen(t *testing.T) {
+	var n atomic.Int64
+	var failOne atomic.Bool
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		time.Sleep(20 * time.Millisecond)
+		if n.Add(1) == 20 && failOne.Load() {
+			_, _ = w.Write([]byte(`{"ok":false}`))
+			return
+		}
 		_, _ = w.Write([]byte(`{"ok":true}`))
 	}))
 	defer srv.Close()
 	res := ClosedLoop(context.Background(), srv.URL, BenchBody(0, 0), 4, 100*time.Millisecond, 300*time.Millisecond)
-	if res.Failed != 0 || res.OK == 0 || res.OK >= res.Started {
-		t.Fatalf("got %+v; want OK inside the window only, fewer than all started", res)
+	if res.Failed != 0 || res.OK == 0 || res.Basis != "vu_cycles" || res.PerSec <= 0 || !res.FirstFailed.IsZero() || res.MeanLatency() < 20*time.Millisecond {
+		t.Fatalf("all passing: got %+v; want OK > 0 counted in vu_cycles, none failed, mean latency at least 20ms", res)
+	}
+	failOne.Store(true)
+	n.Store(0)
+	before := time.Now()
+	res = ClosedLoop(context.Background(), srv.URL, BenchBody(0, 0), 4, 0, 300*time.Millisecond)
+	if res.Failed != 1 || res.Basis != "window" || res.FirstFailed.Before(before) || len(res.Errors) != 1 || !strings.Contains(res.Errors[0].Error(), "check") {
+		t.Fatalf("one failing: got %+v; want 1 failed (a check), counted over the window, with its time", res)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if res = ClosedLoop(ctx, srv.URL, BenchBody(0, 0), 2, 0, time.Second); len(res.Errors) == 0 || res.OK != 0 {
+		t.Fatalf("cancelled: got %+v; want no count and why", res)
 	}
 }
