@@ -21,8 +21,8 @@ import (
 // (the runner-limit experiment, and this test's 1.98/s at limit 2).
 const measuredTaskSeconds = 1.01
 
-// foundationTolerance is this test's bound on measured ÷ predicted: three
-// times the spread of those cycles.
+// foundationTolerance is this test's bound on measured ÷ predicted: over
+// four times the 1.1 % spread of those cycles, for a slower machine.
 const foundationTolerance = 0.05
 
 // TestRunnerLimitSetsThroughput is the seed's isolation experiment in small:
