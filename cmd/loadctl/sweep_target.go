@@ -41,14 +41,11 @@ func buildTarget(f sweepFlags, plan loadgen.Plan) (*loadgen.Target, error) {
 		}
 		t.Header.Add(textproto.CanonicalMIMEHeaderKey(strings.TrimSpace(name)), strings.TrimSpace(val))
 	}
-	t.Checks.Status = f.expectStatus
-	for _, c := range f.checks {
-		fc, err := loadgen.ParseFieldCheck(c)
-		if err != nil {
-			return nil, fmt.Errorf("--check: %w", err)
-		}
-		t.Checks.Fields = append(t.Checks.Fields, fc)
+	checks, err := loadgen.ParseChecks(f.expectStatus, f.checks)
+	if err != nil {
+		return nil, fmt.Errorf("--check: %w", err)
 	}
+	t.Checks = checks
 	return t, nil
 }
 

@@ -58,15 +58,11 @@ func withPaths(base string, paths []string) ([]string, error) {
 
 // loadTarget builds what loadgen sends.
 func (t Target) loadTarget(urls []string, maxConns int) (*loadgen.Target, error) {
-	lt := &loadgen.Target{URLs: urls, Method: t.Method, Client: loadgen.NewClient(t.Timeout.D(), maxConns)}
-	lt.Checks.Status = t.ExpectStatus
-	for _, c := range t.Checks {
-		fc, err := loadgen.ParseFieldCheck(c)
-		if err != nil {
-			return nil, err
-		}
-		lt.Checks.Fields = append(lt.Checks.Fields, fc)
+	checks, err := loadgen.ParseChecks(t.ExpectStatus, t.Checks)
+	if err != nil {
+		return nil, err
 	}
+	lt := &loadgen.Target{URLs: urls, Method: t.Method, Checks: checks, Client: loadgen.NewClient(t.Timeout.D(), maxConns)}
 	body, err := t.body()
 	if err != nil {
 		return nil, err

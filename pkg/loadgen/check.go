@@ -68,6 +68,20 @@ type Checks struct {
 	Fields []FieldCheck
 }
 
+// ParseChecks builds the checks that accept status (empty: any 2xx) and
+// every field check in exprs (ParseFieldCheck's form).
+func ParseChecks(status []int, exprs []string) (Checks, error) {
+	c := Checks{Status: status}
+	for _, e := range exprs {
+		fc, err := ParseFieldCheck(e)
+		if err != nil {
+			return Checks{}, err
+		}
+		c.Fields = append(c.Fields, fc)
+	}
+	return c, nil
+}
+
 // NeedsBody reports whether the body must be kept for the field checks.
 func (c Checks) NeedsBody() bool { return len(c.Fields) > 0 }
 

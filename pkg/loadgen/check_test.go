@@ -1,6 +1,9 @@
 package loadgen
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func mustCheck(t *testing.T, expr string) FieldCheck {
 	t.Helper()
@@ -47,5 +50,23 @@ func TestParseFieldCheckErrors(t *testing.T) {
 		if _, err := ParseFieldCheck(in); err == nil {
 			t.Errorf("%q: no error", in)
 		}
+	}
+}
+
+// ParseChecks keeps the statuses and parses every field check in order;
+// one bad expression fails the whole set.
+func TestParseChecks(t *testing.T) {
+	c, err := ParseChecks([]int{200, 201}, []string{"ok==true", `state!="error"`})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Status) != 2 || len(c.Fields) != 2 || c.Fields[1].Expr != `state!="error"` {
+		t.Fatalf("got %+v", c)
+	}
+	if c.Evaluate(201, []byte(`{"ok":true,"state":"done"}`)) != OutcomePass || c.Evaluate(200, []byte(`{"ok":true,"state":"error"}`)) != OutcomeCheck {
+		t.Error("the parsed checks do not judge as written")
+	}
+	if _, err := ParseChecks(nil, []string{"ok==true", "==1"}); err == nil || !strings.Contains(err.Error(), "empty field path") {
+		t.Errorf("a bad expression: got %v", err)
 	}
 }
