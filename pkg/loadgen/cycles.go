@@ -14,6 +14,11 @@ type vuPasses struct {
 	first, last time.Time
 }
 
+// maxUncovered is how many of a VU's own cycles its span may leave of the
+// window: up to one before its first pass and one after its last, and one
+// more for the jitter of its cycle.
+const maxUncovered = 3
+
 // cycleRate is a closed loop's throughput counted in whole cycles: the
 // VUs times their mean cycle rate, Σ (passes − 1) ÷ Σ (last pass − first
 // pass) over the VUs. Each VU's span holds exactly that many of its own
@@ -25,19 +30,23 @@ type vuPasses struct {
 // server that is not first come, first served lets a VU pass twice in a
 // row, and that VU's own ratio would read its short span as its rate. It
 // holds only when each of the step's want VUs passed at least twice in the
-// window and no other VU finished there (a VU stopped by the step's
-// scaling).
-func cycleRate(vus map[int64]*vuPasses, want int) (float64, bool) {
+// window, no other VU finished there (a VU stopped by the step's scaling),
+// and each VU's span leaves at most maxUncovered of its own cycles of the
+// window outside it: a VU the server starved for most of the window (one
+// that is not first come, first served) has a span that says nothing of
+// the others' rate, and the mean would read the busy VUs' rate for all.
+func cycleRate(vus map[int64]*vuPasses, want int, window time.Duration) (float64, bool) {
 	if want <= 0 || len(vus) != want {
 		return 0, false
 	}
 	var cycles, span float64
 	for _, v := range vus {
-		if v.n < 2 {
+		own := v.last.Sub(v.first).Seconds()
+		if v.n < 2 || window.Seconds()-own > maxUncovered*own/float64(v.n-1) {
 			return 0, false
 		}
 		cycles += float64(v.n - 1)
-		span += v.last.Sub(v.first).Seconds()
+		span += own
 	}
 	if span <= 0 {
 		return 0, false

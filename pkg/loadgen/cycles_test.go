@@ -55,9 +55,10 @@ func TestCycleRateIgnoresBurstPhase(t *testing.T) {
 	}
 }
 
-// The window count stands wherever whole cycles cannot be read.
+// The window count stands wherever whole cycles cannot be read. Each case's
+// VUs but the one it names cover the 2 s window to within their cycle.
 func TestCycleRateFallsBackToTheWindow(t *testing.T) {
-	window := 25 * time.Second
+	window := 2 * time.Second
 	at := time.Unix(1_700_000_000, 0)
 	pass := Reply{Outcome: OutcomePass}
 	cases := map[string]func(s *stepStats){
@@ -78,6 +79,13 @@ func TestCycleRateFallsBackToTheWindow(t *testing.T) {
 				s.add(at, vu, time.Second, pass)
 				s.add(at.Add(time.Second), vu, time.Second, pass)
 			}
+		},
+		"a VU starved for most of the window": func(s *stepStats) {
+			for k := range 40 {
+				s.add(at.Add(time.Duration(k)*50*time.Millisecond), 0, 50*time.Millisecond, pass)
+			}
+			s.add(at, 1, 50*time.Millisecond, pass)
+			s.add(at.Add(50*time.Millisecond), 1, 50*time.Millisecond, pass)
 		},
 		"the open loop": func(s *stepStats) {
 			s.want = 0

@@ -136,7 +136,7 @@ func (s *stepStats) summary(window time.Duration) Summary {
 	if window > 0 {
 		sum.Throughput, sum.Basis = float64(sum.Passed)/window.Seconds(), BasisWindow
 	}
-	if r, ok := cycleRate(s.vus, s.want); ok && sum.Passed == sum.Requests {
+	if r, ok := cycleRate(s.vus, s.want, window); ok && sum.Passed == sum.Requests {
 		sum.Throughput, sum.Basis = r, BasisVUCycles
 	}
 	if s.samples > 0 {
