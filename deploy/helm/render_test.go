@@ -38,6 +38,7 @@ serviceMonitor: {enabled: true, scheme: https, tlsConfig: {insecureSkipVerify: t
 podMonitor: {enabled: true}
 prometheusRule: {enabled: true}
 dashboard: {enabled: true, namespace: monitoring}
+keda: {enabled: true, namespace: n8n, matchers: 'namespace="n8n"', serverAddress: "http://prometheus.monitoring.svc:9090"}
 `,
 }
 
@@ -63,6 +64,16 @@ func values(t *testing.T, text string) map[string]any {
 // the manifests by template path, empty ones and NOTES.txt left out.
 func render(t *testing.T, vals string) map[string]string {
 	t.Helper()
+	out, err := tryRender(t, vals)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// tryRender is render returning the engine's error (a failed `required`).
+func tryRender(t *testing.T, vals string) (map[string]string, error) {
+	t.Helper()
 	ch := loadChart(t)
 	caps := chartutil.DefaultCapabilities.Copy()
 	kv, err := chartutil.ParseKubeVersion(kubeVersion)
@@ -77,14 +88,14 @@ func render(t *testing.T, vals string) map[string]string {
 	}
 	out, err := engine.Render(ch, rv)
 	if err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
 	for k, v := range out {
 		if strings.HasSuffix(k, "NOTES.txt") || strings.TrimSpace(v) == "" {
 			delete(out, k)
 		}
 	}
-	return out
+	return out, nil
 }
 
 // joined is the render as one stream, in template order.
