@@ -2,9 +2,10 @@
 # Builds and caches what the kube lab runs, outside the repository, under
 # $KUBE_CACHE (/var/cache/n8n-ceiling/kube):
 #   bin/     etcd, kube-apiserver, kube-controller-manager, kube-scheduler,
-#            kubelet, kube-proxy, kubectl (Go module proxy) and helm
+#            kubelet, kube-proxy, kubectl, KEDA's keda and keda-adapter (Go
+#            module proxy) and helm
 #   tools/   kubelab, labctl, pause and the exporter, from this repository
-#   images/  pause, base and exporter image tarballs (no registry)
+#   images/  pause, base, exporter and KEDA image tarballs (no registry)
 # and installs its Debian packages. A second run with a warm cache only
 # verifies. Wall time and peak memory of each build go to
 # $KUBE_CACHE/build-times.log. Safe to run beside e2e/lab/install.sh.
@@ -69,6 +70,25 @@ fi
 v=$("$KUBE_BIN/etcd" --version) || true
 [[ "$v" == *"etcd Version: ${ETCD_VERSION#v}"* ]] || die "etcd does not report $ETCD_VERSION"
 
+# --- KEDA ---------------------------------------------------------------------
+# The operator and its metrics API server (the adapter), from the Go module
+# proxy (module build/keda): about 12 min of both cores and 3.4 GB cold.
+ldflags="-s -w -X=github.com/kedacore/keda/v2/version.Version=$KEDA_VERSION"
+want=$(stamp "$here/build/keda/go.mod" "$here/build/keda/go.sum")
+if [ "$(cat "$KUBE_BIN/.keda.stamp" 2>/dev/null)" != "$want" ] || [ ! -x "$KUBE_BIN/keda" ] || [ ! -x "$KUBE_BIN/keda-adapter" ]; then
+  log "keda $KEDA_VERSION: building the operator and the metrics API server (about 12 min of CPU, 3.4 GB)"
+  out="$KUBE_CACHE/keda-build"
+  rm -rf "$out" && mkdir -p "$out"
+  (cd "$here/build/keda" && timed keda "${k8s_go[@]}" go build -trimpath -ldflags "$ldflags" -o "$out/" \
+    github.com/kedacore/keda/v2/cmd/operator github.com/kedacore/keda/v2/cmd/adapter)
+  mv "$out/operator" "$KUBE_BIN/keda" && mv "$out/adapter" "$KUBE_BIN/keda-adapter" && rmdir "$out"
+  echo "$want" >"$KUBE_BIN/.keda.stamp"
+fi
+for c in keda keda-adapter; do
+  h=$("$KUBE_BIN/$c" --help 2>&1) || true
+  [[ "$h" == *--zap-log-level* ]] || die "$c does not answer --help"
+done
+
 # --- helm ---------------------------------------------------------------------
 helm_version() { "$KUBE_BIN/helm" version --template '{{.Version}}' 2>/dev/null || true; }
 if [ "$(helm_version)" != "$HELM_VERSION" ]; then
@@ -93,6 +113,15 @@ tag=$(sha256sum "$KUBE_TOOLS/exporter" | cut -c1-12)
 "$kubelab" image -o "$KUBE_IMAGES/exporter.tar" -ref "localhost/n8n-ceiling/exporter:$tag" -entrypoint /exporter \
   -dir /tmp "$KUBE_TOOLS/exporter=/exporter"
 echo "localhost/n8n-ceiling/exporter:$tag" >"$KUBE_IMAGES/exporter.ref"
+# KEDA's images, named as its config/ names them (up.sh renames
+# ghcr.io/kedacore/* to these); rewritten only when a binary is newer.
+for c in keda keda-metrics-apiserver; do
+  bin=keda; [ "$c" = keda-metrics-apiserver ] && bin=keda-adapter
+  if [ ! -s "$KUBE_IMAGES/$c.tar" ] || [ "$KUBE_BIN/$bin" -nt "$KUBE_IMAGES/$c.tar" ]; then
+    "$kubelab" image -o "$KUBE_IMAGES/$c.tar" -ref "localhost/n8n-ceiling/$c:$KEDA_VERSION" -entrypoint "/$bin" \
+      -dir /tmp -dir /certs "$KUBE_BIN/$bin=/$bin"
+  fi
+done
 
 # --- Debian packages (last: a concurrent install.sh is past its apt step) ---------
 apt_pkgs=(containerd runc containernetworking-plugins iptables iproute2 redis-server postgresql util-linux)

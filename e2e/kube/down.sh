@@ -52,7 +52,8 @@ done < <("$kubelab" mounts "$KUBE_STATE" "${created[@]}")
 
 # The cluster's runtime state goes; a start makes it afresh.
 rm -rf "$KUBE_STATE/etcd" "$KUBE_STATE/kubelet" "$ctrd" "$KUBE_STATE/cni" "$KUBE_STATE/pod-logs" \
-  "$KUBE_STATE/kubelet-plugins" "$KUBE_STATE/apiserver" "$KUBE_STATE/controller-manager" "$KUBE_STATE/helm"
+  "$KUBE_STATE/kubelet-plugins" "$KUBE_STATE/apiserver" "$KUBE_STATE/controller-manager" "$KUBE_STATE/helm" \
+  "$KUBE_STATE/prometheus" "$KUBE_STATE/keda"
 
 # Network: deleting the host end deletes the pair and its routes.
 if [ -e "/sys/class/net/$KUBE_VETH_HOST" ]; then ip link del "$KUBE_VETH_HOST" && log "removed veth $KUBE_VETH_HOST"; fi

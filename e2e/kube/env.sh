@@ -15,6 +15,7 @@ KUBE_IMAGES="$KUBE_CACHE/images"  # image tarballs for `ctr images import`
 K8S_VERSION=v1.34.4
 ETCD_VERSION=v3.6.16
 HELM_VERSION=v3.18.6
+KEDA_VERSION=2.21.0  # the module build/keda requires, without the v
 PAUSE_IMAGE=localhost/n8n-ceiling/pause:1
 BASE_IMAGE=localhost/n8n-ceiling/base:1
 

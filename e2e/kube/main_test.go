@@ -23,7 +23,7 @@ import (
 // that need another shape reshape it (up.sh again) and later ones return.
 var baseShape = map[string]string{
 	"KUBE_WORKERS": "2", "KUBE_WORKER_CONCURRENCY": "6", "KUBE_RUNNER_LIMIT": "4", "KUBE_PROBE": "1",
-	"KUBE_WORKERS_WITHOUT_RUNNER": "0", "KUBE_CONCURRENCY_FROM_SECRET": "0",
+	"KUBE_WORKERS_WITHOUT_RUNNER": "0", "KUBE_CONCURRENCY_FROM_SECRET": "0", "KUBE_KEDA": "off", "KUBE_KEDA_MAX": "5",
 }
 
 // shape is baseShape with key=value overrides.

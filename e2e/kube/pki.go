@@ -19,7 +19,9 @@ import (
 
 // PKI is the lab cluster's certificate set: one CA, the apiserver's serving
 // certificate, its client certificate towards the kubelet, the kubelet's
-// serving certificate, and the service-account signing key pair.
+// serving certificate, the service-account signing key pair, and the
+// aggregation layer's own CA with the client certificate the apiserver
+// presents to extension API servers (KEDA's metrics server).
 type PKI struct {
 	Dir       string
 	NodeIP    net.IP // the node's address, where the apiserver and kubelet listen
@@ -32,7 +34,12 @@ var PKIFiles = []string{
 	"ca.crt", "ca.key", "apiserver.crt", "apiserver.key",
 	"apiserver-kubelet-client.crt", "apiserver-kubelet-client.key",
 	"kubelet.crt", "kubelet.key", "sa.key", "sa.pub",
+	"front-proxy-ca.crt", "front-proxy-ca.key", "front-proxy-client.crt", "front-proxy-client.key",
 }
+
+// FrontProxyClientName is the front-proxy client certificate's CommonName,
+// the apiserver's --requestheader-allowed-names.
+const FrontProxyClientName = "front-proxy-client"
 
 // Ensure writes the whole set unless every file is already there, so a
 // running cluster keeps the certificates it started with.
@@ -70,7 +77,23 @@ func (p PKI) Ensure() error {
 			return err
 		}
 	}
+	if err := p.frontProxy(); err != nil {
+		return err
+	}
 	return p.serviceAccountKeys()
+}
+
+// frontProxy issues the aggregation layer's CA and its client certificate:
+// extension API servers trust the requests the apiserver proxies to them by
+// this CA and the certificate's name, not by the cluster CA.
+func (p PKI) frontProxy() error {
+	ca, caKey, err := p.issue("front-proxy-ca", pkix.Name{CommonName: "n8n-ceiling-kube-front-proxy-ca"}, nil, nil)
+	if err != nil {
+		return err
+	}
+	subj := pkix.Name{CommonName: FrontProxyClientName}
+	_, _, err = p.issue("front-proxy-client", subj, leafTemplate(subj, x509.ExtKeyUsageClientAuth, nil, nil), &signer{ca, caKey})
+	return err
 }
 
 func (p PKI) complete() bool {

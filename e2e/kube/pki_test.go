@@ -44,7 +44,19 @@ func TestPKIEnsure(t *testing.T) {
 	if client.Subject.Organization[0] != "system:masters" {
 		t.Errorf("kubelet client cert group %v", client.Subject.Organization)
 	}
-	for _, f := range []string{"ca.key", "apiserver.key", "sa.key"} {
+	fpRoots := x509.NewCertPool()
+	fpRoots.AddCert(readCert(t, filepath.Join(dir, "front-proxy-ca.crt")))
+	fp := readCert(t, filepath.Join(dir, "front-proxy-client.crt"))
+	if _, err := fp.Verify(x509.VerifyOptions{Roots: fpRoots, KeyUsages: []x509.ExtKeyUsage{x509.ExtKeyUsageClientAuth}}); err != nil {
+		t.Errorf("front-proxy client cert: %v", err)
+	}
+	if _, err := fp.Verify(x509.VerifyOptions{Roots: roots, KeyUsages: []x509.ExtKeyUsage{x509.ExtKeyUsageClientAuth}}); err == nil {
+		t.Error("the front-proxy client cert verifies against the cluster CA: extension servers could not tell proxied requests from clients")
+	}
+	if fp.Subject.CommonName != FrontProxyClientName {
+		t.Errorf("front-proxy client CN %q", fp.Subject.CommonName)
+	}
+	for _, f := range []string{"ca.key", "apiserver.key", "sa.key", "front-proxy-ca.key", "front-proxy-client.key"} {
 		if st, err := os.Stat(filepath.Join(dir, f)); err != nil || st.Mode().Perm() != 0o600 {
 			t.Errorf("%s: %v mode %v", f, err, st.Mode())
 		}

@@ -33,6 +33,10 @@ nsx ip link set "$KUBE_VETH_NODE" up
 # default route.
 ip route replace "$KUBE_POD_CIDR" via "$KUBE_NODE_IP" dev "$KUBE_VETH_HOST"
 ip route replace "$KUBE_SERVICE_CIDR" via "$KUBE_NODE_IP" dev "$KUBE_VETH_HOST"
+# Processes in the namespace (Prometheus) reach Services too: a route makes
+# the connect pass routing, then kube-proxy's OUTPUT rules rewrite the
+# address to a pod's.
+nsx ip route replace "$KUBE_SERVICE_CIDR" dev "$KUBE_VETH_NODE"
 # Both are per network namespace: the host's own values do not change.
 nsx sysctl -qw net.ipv4.ip_forward=1 net.bridge.bridge-nf-call-iptables=1
 
@@ -143,7 +147,12 @@ start kube-apiserver "$KUBE_BIN/kube-apiserver" --etcd-servers=http://127.0.0.1:
   --authorization-mode=Node,RBAC --enable-admission-plugins=NodeRestriction \
   --service-account-issuer=https://kubernetes.default.svc.cluster.local \
   --service-account-key-file="$pki/sa.pub" --service-account-signing-key-file="$pki/sa.key" \
-  --allow-privileged=false --profiling=false --cert-dir="$KUBE_STATE/apiserver"
+  --allow-privileged=false --profiling=false --cert-dir="$KUBE_STATE/apiserver" \
+  --requestheader-client-ca-file="$pki/front-proxy-ca.crt" --requestheader-allowed-names=front-proxy-client \
+  --requestheader-username-headers=X-Remote-User --requestheader-group-headers=X-Remote-Group \
+  --requestheader-extra-headers-prefix=X-Remote-Extra- \
+  --proxy-client-cert-file="$pki/front-proxy-client.crt" --proxy-client-key-file="$pki/front-proxy-client.key" \
+  --enable-aggregator-routing=true
 "$kubelab" wait-api "$apiserver/readyz" "$pki/ca.crt" "$pki/admin.token" 90s ||
   die "the apiserver is not ready; see $KUBE_STATE/log/kube-apiserver.log"
 

@@ -14,6 +14,8 @@ repo=$(cd "$here/../.." && pwd)
 : "${KUBE_PROBE:=1}"
 : "${KUBE_WORKERS_WITHOUT_RUNNER:=0}"
 : "${KUBE_CONCURRENCY_FROM_SECRET:=0}"
+: "${KUBE_KEDA:=off}"
+: "${KUBE_KEDA_MAX:=5}"
 
 log() { echo "up: $*" >&2; }
 die() { echo "up: $*" >&2; exit 1; }
@@ -26,6 +28,11 @@ n8n_supported "$KUBE_N8N_VERSION" || die "KUBE_N8N_VERSION must be one of: $LAB_
 [[ "$KUBE_WORKERS_WITHOUT_RUNNER" =~ ^(0|[1-9][0-9]*)$ ]] ||
   die "KUBE_WORKERS_WITHOUT_RUNNER must be a count, got '$KUBE_WORKERS_WITHOUT_RUNNER'"
 [[ "$KUBE_CONCURRENCY_FROM_SECRET" =~ ^[01]$ ]] || die "KUBE_CONCURRENCY_FROM_SECRET must be 0 or 1, got '$KUBE_CONCURRENCY_FROM_SECRET'"
+[[ "$KUBE_KEDA" =~ ^(off|queue|saturation)$ ]] || die "KUBE_KEDA must be off, queue or saturation, got '$KUBE_KEDA'"
+valid_int KUBE_KEDA_MAX "$KUBE_KEDA_MAX"
+if [ "$KUBE_KEDA" != off ] && { [ "$KUBE_WORKERS" = 0 ] || [ "$KUBE_KEDA_MAX" -lt "$KUBE_WORKERS" ]; }; then
+  die "KUBE_KEDA=$KUBE_KEDA scales the workers from KUBE_WORKERS ($KUBE_WORKERS) to KUBE_KEDA_MAX ($KUBE_KEDA_MAX): need 1 <= KUBE_WORKERS <= KUBE_KEDA_MAX"
+fi
 if [ "$KUBE_CONCURRENCY_FROM_SECRET" = 1 ] && [ "$KUBE_WORKERS_WITHOUT_RUNNER" = 0 ]; then
   die "KUBE_CONCURRENCY_FROM_SECRET=1 sets the worker pods without runner: set KUBE_WORKERS_WITHOUT_RUNNER too"
 fi
@@ -127,6 +134,13 @@ if grep -q "Failed to activate workflow" <<<"$import_log"; then
   kc -n "$KUBE_NAMESPACE" rollout status deployment/n8n-main --timeout 5m >&2 || die "main did not come back after its restart"
 fi
 
+# --- KEDA: installed on first use, then the ScaledObject swapped ------------------
+. "$here/autoscale.sh"
+[ "$KUBE_KEDA" != off ] && ! keda_installed && keda_install
+want_so=""
+case $KUBE_KEDA in queue) want_so=$keda_so_queue ;; saturation) want_so=$keda_so_saturation ;; esac
+keda_clear "$want_so"
+
 # --- the exporter, with the project's chart -------------------------------------
 # The image tag is the binary's hash (build.sh), so a changed exporter rolls
 # out and an unchanged one is left alone. No prometheus-operator runs here:
@@ -138,7 +152,11 @@ if ! helm upgrade --install n8n-ceiling "$repo/deploy/helm/n8n-ceiling" \
   --set "watch.selector=app.kubernetes.io/name=n8n" \
   --set "redis.host=$KUBE_NODE_IP" --set redis.port=6379 \
   --set serviceMonitor.enabled=false --set podMonitor.enabled=false \
-  --set prometheusRule.enabled=false --set dashboard.enabled=false >&2; then
+  --set prometheusRule.enabled=false --set dashboard.enabled=false \
+  --set "keda.enabled=$([ "$KUBE_KEDA" = saturation ] && echo true || echo false)" \
+  --set "keda.serverAddress=http://$prometheus_addr" --set keda.rateWindow=30s \
+  --set "keda.minReplicaCount=$KUBE_WORKERS" --set "keda.maxReplicaCount=$KUBE_KEDA_MAX" \
+  --set keda.scaleDown.stabilizationWindowSeconds=30 --set keda.scaleDown.pods=4 --set keda.scaleDown.periodSeconds=15 >&2; then
   kc -n "$KUBE_NAMESPACE" logs deploy/n8n-ceiling --tail 30 >&2 || true
   die "helm upgrade of the exporter failed"
 fi
@@ -146,6 +164,8 @@ fi
 # namespace): the ClusterIP outlives the exporter's pod.
 exporter_ip=$(kc -n "$KUBE_NAMESPACE" get service n8n-ceiling -o 'jsonpath={.spec.clusterIP}') ||
   die "the exporter's Service has no ClusterIP"
+prometheus_up "$exporter_ip"
+[ "$KUBE_KEDA" = queue ] && keda_queue_scaledobject
 
 # --- wait and print ------------------------------------------------------------
 containers=n8n,task-runner; [ "$KUBE_PROBE" = 1 ] && containers+=,probe
@@ -166,6 +186,7 @@ echo "kube: apiserver $apiserver"
 echo "kube: webhook $webhook"
 echo "kube: redis redis://$KUBE_NODE_IP:6379"
 echo "kube: exporter-metrics http://$exporter_ip:9810/metrics"
+echo "kube: prometheus http://$prometheus_addr"
 if [ "$KUBE_PROBE" = 1 ]; then
   while read -r name ip; do
     [ -n "$name" ] && echo "kube: probe-metrics-$name http://$ip:9810/metrics"
