@@ -106,7 +106,8 @@ demo: build deps
 	bash scripts/demo.sh
 
 # results re-runs the shipped experiments on the lab and rewrites
-# docs/results/ (JSON, HTML and SUMMARY.md); no figure there is typed by hand.
+# docs/results/ (JSON, HTML and SUMMARY.md), then KEDA's side-by-side on the
+# kube lab (keda.json, keda.html); no figure there is typed by hand.
 EXPERIMENTS := $(basename $(notdir $(wildcard e2e/experiments/*.yaml)))
 results: build deps
 	mkdir -p docs/results
@@ -114,7 +115,9 @@ results: build deps
 	  LAB_PROBE=1 $(BIN)/loadctl experiment --spec e2e/experiments/$$n.yaml --quiet --record-body \
 	    --out docs/results/$$n.json --report docs/results/$$n.html || rc=$$?; \
 	done; \
-	$(BIN)/loadctl experiment --markdown docs/results/SUMMARY.md $(EXPERIMENTS:%=docs/results/%.json); exit $$rc
+	$(BIN)/loadctl experiment --markdown docs/results/SUMMARY.md $(EXPERIMENTS:%=docs/results/%.json) || rc=$$?; \
+	bash e2e/kube/build.sh && E2E_RESULTS=$(CURDIR)/docs/results N8N_CEILING_E2E=1 $(GO) test -count=1 -v -timeout 40m \
+	  -run '^TestKEDAScalesOnSaturationNotQueueLength$$' ./e2e/kube/ || rc=$$?; exit $$rc
 
 # dashboards regenerates the dashboard JSON and refreshes the Helm chart's
 # copies of it and of the rules (a test fails when they drift).
