@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -72,13 +73,14 @@ func kedaShape(mode string) map[string]string {
 // when it stops.
 func TestKEDAScalesOnSaturationNotQueueLength(t *testing.T) {
 	podCeiling := kedaRunnerLimit / slotCycle
-	rec := &autoscale.Record{N8nVersion: os.Getenv("KUBE_N8N_VERSION"), KEDAVersion: kedaVersion(t), VUs: kedaVUs,
+	n8nVersion := os.Getenv("KUBE_N8N_VERSION")
+	if n8nVersion == "" {
+		n8nVersion = envDefault(t, "KUBE_N8N_VERSION")
+	}
+	rec := &autoscale.Record{N8nVersion: n8nVersion, KEDAVersion: envDefault(t, "KEDA_VERSION"), VUs: kedaVUs,
 		PodCeiling: podCeiling,
 		Setup: fmt.Sprintf("Worker concurrency 10, runner limit %d per pod, %d ms Code tasks, a closed loop of %d VUs; "+
 			"KEDA's pollingInterval 15 s, the HPA's sync 15 s, Prometheus scraping every 5 s.", kedaRunnerLimit, kedaTaskMS, kedaVUs)}
-	if rec.N8nVersion == "" {
-		rec.N8nVersion = "2.41.1 (up.sh's default)"
-	}
 	defer saveRecord(t, rec)
 
 	c, eps := needCluster(t, kedaShape("queue"))
@@ -378,17 +380,22 @@ func (r *loadRun) stop() {
 	<-r.done
 }
 
-func kedaVersion(t *testing.T) string {
+// envDefault is the value env.sh gives name: `NAME=value` or
+// `: "${NAME:=value}"`.
+func envDefault(t *testing.T, name string) string {
 	b, err := os.ReadFile("env.sh")
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, l := range bytes.Split(b, []byte("\n")) {
-		if v, ok := bytes.CutPrefix(l, []byte("KEDA_VERSION=")); ok {
-			return string(bytes.Fields(v)[0])
+	for _, l := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(l, name+"="); ok {
+			return strings.Fields(v)[0]
+		}
+		if v, ok := strings.CutPrefix(l, `: "${`+name+`:=`); ok {
+			return strings.TrimSuffix(v, `}"`)
 		}
 	}
-	t.Fatal("env.sh sets no KEDA_VERSION")
+	t.Fatalf("env.sh sets no %s", name)
 	return ""
 }
 
@@ -411,5 +418,20 @@ func saveRecord(t *testing.T, rec *autoscale.Record) {
 	}
 	if err := os.WriteFile(filepath.Join(dir, "keda.html"), b.Bytes(), 0o644); err != nil {
 		t.Error(err)
+	}
+}
+
+// env.sh's KEDA_VERSION (the images' tag, the version the binaries
+// report) is the one the build module requires.
+func TestEnvDefault(t *testing.T) {
+	mod, err := os.ReadFile("build/keda/go.mod")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := envDefault(t, "KEDA_VERSION"); !strings.Contains(string(mod), "\nrequire github.com/kedacore/keda/v2 v"+v+"\n") {
+		t.Errorf("KEDA_VERSION %q is not what build/keda/go.mod requires", v)
+	}
+	if v := envDefault(t, "KUBE_N8N_VERSION"); !strings.HasPrefix(v, "2.") {
+		t.Errorf("KUBE_N8N_VERSION %q", v)
 	}
 }
