@@ -31,6 +31,8 @@ const (
 	kedaTaskMS      = 1000
 	kedaRunnerLimit = 2
 	kedaMaxPods     = 5
+	// kedaThreshold is the chart's keda.threshold, which up.sh keeps.
+	kedaThreshold = 0.8
 	// slotCycle is a runner slot's whole cycle per 1 s task (the task,
 	// the offer and the accept), measured by the Docker suite's foundation
 	// test at limits 2, 5 and 10 on both n8n versions.
@@ -160,6 +162,7 @@ func saturationPhase(t *testing.T, c *labCluster, eps endpoints.Endpoints, podCe
 		"%.3f/s over the last %.0f s against min(%d pods × %.2f/s, demand %.2f/s) = %.3f/s (%+.1f%%, bound ±%.0f%%)",
 		got, steadyWindow.Seconds(), final.Ready, podCeiling, demand, want, 100*(got/want-1), 100*saturationTolerance)
 	followsPods(&p, podCeiling)
+	asksNoMore(&p, demand/podCeiling/kedaThreshold)
 	p.Add("the exporter's ceiling at the end", final.Workers == final.Ready && within(final.Ceiling, float64(final.Ready)*podCeiling, saturationTolerance),
 		"%d workers and a ceiling of %.2f/s (bound by %s) for %d ready pods (%.2f/s expected, ±%.0f%%)",
 		final.Workers, final.Ceiling, final.Binding, final.Ready, float64(final.Ready)*podCeiling, 100*saturationTolerance)
@@ -190,6 +193,26 @@ func followsPods(p *autoscale.Phase, podCeiling float64) {
 	p.Add("the exporter's slot ceiling follows the pods", len(settled) > 0 && len(off) == 0,
 		"%d settled samples, %d off (±%.0f%% of ready pods × %.2f/s) %v; the cluster's ceiling below the slots' at %v",
 		len(settled), len(off), 100*saturationTolerance, podCeiling, off, below)
+}
+
+// asksNoMore checks what the HPA wants at every settled sample under load
+// (its metric per pod × the replicas ÷ its target) against the pods the
+// load needs at the threshold, plus one for the rounding up: a trigger
+// whose ceiling dips while new pods start would ask for more.
+func asksNoMore(p *autoscale.Phase, need float64) {
+	worst, at := 0.0, -1.0
+	for _, i := range p.Settled() {
+		s := p.Samples[i]
+		if !s.Load || s.Target <= 0 {
+			continue
+		}
+		if wants := s.Metric * float64(s.Replicas) / s.Target; wants > worst {
+			worst, at = wants, s.T
+		}
+	}
+	p.Add("asks for no more pods than the load needs", at >= 0 && worst <= need+1,
+		"the HPA wanted at most %.2f pods (at %.0f s) once the pods were ready; the load needs %.2f at the threshold",
+		worst, at, need)
 }
 
 func within(got, want, tol float64) bool { return want > 0 && math.Abs(got/want-1) <= tol }
@@ -433,5 +456,23 @@ func TestEnvDefault(t *testing.T) {
 	}
 	if v := envDefault(t, "KUBE_N8N_VERSION"); !strings.HasPrefix(v, "2.") {
 		t.Errorf("KUBE_N8N_VERSION %q", v)
+	}
+}
+
+// Two recorded runs of this test: the throughput trigger dividing by the
+// cluster's ceiling (which cpu:host set while the new pods started) asked
+// for 9.5 pods; dividing by the workers' own ceilings, 5.
+func TestAsksNoMoreOnRecordedRuns(t *testing.T) {
+	for file, pass := range map[string]bool{"keda-cluster-ceiling.json": false, "keda-worker-ceilings.json": true} {
+		rec, err := autoscale.Load(filepath.Join("testdata", file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := rec.Phases[1]
+		p.Checks = nil
+		asksNoMore(&p, rec.Demand/rec.PodCeiling/kedaThreshold)
+		if c := p.Checks[0]; c.Pass != pass {
+			t.Errorf("%s: %s passed %v, want %v: %s", file, c.Name, c.Pass, pass, c.Detail)
+		}
 	}
 }
