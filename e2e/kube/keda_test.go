@@ -132,7 +132,7 @@ func queuePhase(t *testing.T, c *labCluster, eps endpoints.Endpoints, podCeiling
 // saturationPhase: the same load under the chart's saturation scaler until
 // the replicas hold still, a final window, then the load stops.
 func saturationPhase(t *testing.T, c *labCluster, eps endpoints.Endpoints, podCeiling, demand float64) autoscale.Phase {
-	p := autoscale.Phase{Name: "saturation", Scaler: "the chart's ScaledObject: throughput ÷ ceiling and jobs held ÷ effective concurrency, threshold 0.8",
+	p := autoscale.Phase{Name: "saturation", Scaler: "the chart's ScaledObject: throughput ÷ the workers' ceilings and jobs held ÷ effective concurrency, threshold 0.8",
 		Bin: throughputBin.Seconds()}
 	w := startWatch(t, c, eps, "keda-hpa-n8n-ceiling-workers")
 	load := w.startLoad(endpoint(t, eps, "webhook"))
