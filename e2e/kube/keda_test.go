@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -327,16 +326,15 @@ func quantity(s string) float64 {
 // startLoad starts the closed loop: kedaVUs VUs posting 1 s tasks until
 // stop, bounded by settleWithin and the phases' windows.
 func (w *watch) startLoad(hook string) *loadRun {
-	checks, err := loadgen.ParseChecks([]int{http.StatusOK}, []string{"ok==true"})
+	target, err := lab.BenchTarget(hook, lab.BenchBody(kedaTaskMS, 0), kedaVUs, time.Minute)
 	if err != nil {
 		w.t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	r := &loadRun{start: time.Now(), cancel: cancel, done: make(chan struct{})}
 	sw := &loadgen.Sweep{
-		Plan: loadgen.Plan{Model: loadgen.Closed, Steps: loadgen.ClosedSteps([]int{kedaVUs}), Step: 10 * time.Minute},
-		Target: &loadgen.Target{URLs: []string{hook}, Method: http.MethodPost, Body: lab.BenchBody(kedaTaskMS, 0),
-			ContentType: "application/json", Checks: checks, Client: loadgen.NewClient(time.Minute, kedaVUs)},
+		Plan:     loadgen.Plan{Model: loadgen.Closed, Steps: loadgen.ClosedSteps([]int{kedaVUs}), Step: 10 * time.Minute},
+		Target:   target,
 		Observer: r,
 	}
 	go func() {

@@ -37,17 +37,15 @@ var errInterrupted = errors.New("the run ended before its window closed")
 // with what it counted.
 func ClosedLoop(ctx context.Context, url string, body []byte, vus int, warmup, window time.Duration) DriveResult {
 	out := DriveResult{Window: window}
-	// What CallBench passes: HTTP 200 with {"ok":true}.
-	checks, err := loadgen.ParseChecks([]int{http.StatusOK}, []string{"ok==true"})
+	target, err := BenchTarget(url, body, vus, 2*time.Minute)
 	if err != nil {
 		out.Errors = []error{err}
 		return out
 	}
 	watch := &failWatch{}
 	sw := &loadgen.Sweep{
-		Plan: loadgen.Plan{Model: loadgen.Closed, Steps: loadgen.ClosedSteps([]int{vus}), Step: window, Warmup: warmup},
-		Target: &loadgen.Target{URLs: []string{url}, Method: http.MethodPost, Body: body,
-			ContentType: "application/json", Checks: checks, Client: loadgen.NewClient(2*time.Minute, vus)},
+		Plan:     loadgen.Plan{Model: loadgen.Closed, Steps: loadgen.ClosedSteps([]int{vus}), Step: window, Warmup: warmup},
+		Target:   target,
 		Observer: watch,
 	}
 	res, err := sw.Run(ctx)
@@ -64,6 +62,18 @@ func ClosedLoop(ctx context.Context, url string, body []byte, vus int, warmup, w
 		}
 	}
 	return out
+}
+
+// BenchTarget posts body to the bench webhook at url and passes what
+// CallBench passes: HTTP 200 with {"ok":true}. Its client keeps vus
+// connections and gives each request timeout.
+func BenchTarget(url string, body []byte, vus int, timeout time.Duration) (*loadgen.Target, error) {
+	checks, err := loadgen.ParseChecks([]int{http.StatusOK}, []string{"ok==true"})
+	if err != nil {
+		return nil, err
+	}
+	return &loadgen.Target{URLs: []string{url}, Method: http.MethodPost, Body: body,
+		ContentType: "application/json", Checks: checks, Client: loadgen.NewClient(timeout, vus)}, nil
 }
 
 // fill copies a step's figures.
