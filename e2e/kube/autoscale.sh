@@ -1,6 +1,7 @@
 # shellcheck shell=bash disable=SC2154
 # Prometheus and KEDA in the kube lab. Sourced by up.sh (which holds the
-# lock and defines run, repo, here, kc, nsx, start, alive, log and die).
+# lock and defines run, repo, here, kc, nsx, start, alive, import_images,
+# log and die).
 
 keda_so_queue=n8n-worker            # queue-scaledobject.yaml.in
 keda_so_saturation=n8n-ceiling-workers # deploy/helm/n8n-ceiling, release n8n-ceiling
@@ -38,11 +39,7 @@ YAML
 # external.metrics.k8s.io Available through the aggregation layer.
 keda_install() {
   local dir="$KUBE_STATE/keda" mod
-  for img in keda keda-metrics-apiserver; do
-    ctr --address "$KUBE_STATE/containerd/containerd.sock" -n k8s.io images ls -q | grep -qx "localhost/n8n-ceiling/$img:$KEDA_VERSION" ||
-      ctr --address "$KUBE_STATE/containerd/containerd.sock" -n k8s.io images import --snapshotter native \
-        "$KUBE_IMAGES/$img.tar" >/dev/null || die "importing the $img image failed"
-  done
+  import_images keda keda-metrics-apiserver
   mod=$(cd "$here/build/keda" && env GOMODCACHE="$KUBE_CACHE/gomod" GOFLAGS=-mod=readonly GOTOOLCHAIN=local \
     /usr/local/go/bin/go list -m -f '{{.Dir}}' github.com/kedacore/keda/v2) || die "KEDA's module is not in $KUBE_CACHE/gomod: run build.sh"
   rm -rf "$dir" && mkdir -p "$dir/config"

@@ -82,11 +82,16 @@ if ! cluster_alive; then
 fi
 
 # --- images (cheap when already imported) ---------------------------------------
+# import_images NAME...: the tarballs build.sh wrote, into the node's containerd.
+import_images() {
+  local img
+  for img; do
+    ctr --address "$KUBE_STATE/containerd/containerd.sock" -n k8s.io images import --snapshotter native \
+      "$KUBE_IMAGES/$img.tar" >/dev/null || die "importing the $img image failed"
+  done
+}
 exporter_image=$(cat "$KUBE_IMAGES/exporter.ref")
-for img in pause base exporter; do
-  ctr --address "$KUBE_STATE/containerd/containerd.sock" -n k8s.io images import --snapshotter native \
-    "$KUBE_IMAGES/$img.tar" >/dev/null || die "importing the $img image failed"
-done
+import_images pause base exporter
 
 # --- n8n ------------------------------------------------------------------------
 kc get namespace "$KUBE_NAMESPACE" >/dev/null 2>&1 || kc create namespace "$KUBE_NAMESPACE" >/dev/null
