@@ -46,3 +46,24 @@ func TestCounterCarriesOver(t *testing.T) {
 		prev = got
 	}
 }
+
+// A role's wait adds like its CPU; one process read without its wait
+// (a kernel without schedstat) leaves the container's wait unknown from
+// then on, since its counter would skip that process's share.
+func TestCounterWait(t *testing.T) {
+	proc := func(pid int, runner bool, wait float64, has bool) Proc {
+		return Proc{PID: pid, Start: 1, Runner: runner, Wait: wait, HasWait: has}
+	}
+	var c Counter
+	c.Add([]Proc{proc(7, false, 10, true), proc(45, true, 2, true)})
+	s := c.Add([]Proc{proc(7, false, 10.5, true), proc(45, true, 2.25, true)})
+	if !s.HasWait || math.Abs(s.Wait.N8n-0.5) > 1e-9 || math.Abs(s.Wait.Runner-0.25) > 1e-9 {
+		t.Fatalf("got %+v, want waits 0.5 and 0.25", s)
+	}
+	if s = c.Add([]Proc{proc(7, false, 11, true), proc(45, true, 2.5, false)}); s.HasWait {
+		t.Fatalf("a process without its wait: got %+v, want HasWait false", s)
+	}
+	if s = c.Add([]Proc{proc(7, false, 12, true)}); s.HasWait {
+		t.Fatalf("after one reading without: got %+v, want HasWait false", s)
+	}
+}

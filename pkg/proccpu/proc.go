@@ -22,6 +22,10 @@ type Proc struct {
 	// PID), where Node runs JavaScript; V8's helpers and Node's worker
 	// threads are the rest of Seconds.
 	Thread float64
+	// Wait is the time its main thread spent runnable but waiting for a
+	// core (schedstat's run delay), in seconds; read only when HasWait.
+	Wait    float64
+	HasWait bool // the kernel keeps schedstat (CONFIG_SCHED_INFO)
 }
 
 // Reader reads processes from the /proc tree at Root, whose PID
@@ -70,7 +74,25 @@ func (r Reader) read(pfs procfs.FS, pid int) (Proc, error) {
 	if err != nil {
 		return Proc{}, r.fileErr(pid, "task/"+strconv.Itoa(pid)+"/stat", err)
 	}
-	return Proc{PID: pid, Start: st.Starttime, Runner: IsRunner(argv), Seconds: st.CPUTime(), Thread: mst.CPUTime()}, nil
+	out := Proc{PID: pid, Start: st.Starttime, Runner: IsRunner(argv), Seconds: st.CPUTime(), Thread: mst.CPUTime()}
+	out.Wait, out.HasWait, err = mainWait(main)
+	if err != nil {
+		return Proc{}, r.fileErr(pid, "task/"+strconv.Itoa(pid)+"/schedstat", err)
+	}
+	return out, nil
+}
+
+// mainWait reads a thread's run delay in seconds; has is false on a
+// kernel without schedstat.
+func mainWait(thread procfs.Proc) (wait float64, has bool, err error) {
+	ss, err := thread.Schedstat()
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return 0, false, nil
+	case err != nil:
+		return 0, false, err
+	}
+	return float64(ss.WaitingNanoseconds) / 1e9, true, nil
 }
 
 // fileErr keeps an error's path and errno and drops any file content a

@@ -19,16 +19,17 @@ func TestReadFixture(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []Proc{
-		{PID: 1, Start: 5012, Runner: false, Seconds: 0.01, Thread: 0.01},
-		{PID: 7, Start: 5120, Runner: false, Seconds: 130.23, Thread: 126},
-		{PID: 45, Start: 9873, Runner: true, Seconds: 46.2, Thread: 44},
+		{PID: 1, Start: 5012, Runner: false, Seconds: 0.01, Thread: 0.01, HasWait: true},
+		{PID: 7, Start: 5120, Runner: false, Seconds: 130.23, Thread: 126, Wait: 31.5, HasWait: true},
+		{PID: 45, Start: 9873, Runner: true, Seconds: 46.2, Thread: 44, Wait: 2.2, HasWait: true},
 	}
 	if len(got) != len(want) {
 		t.Fatalf("got %+v, want %+v", got, want)
 	}
 	for i, w := range want {
 		g := got[i]
-		if g.PID != w.PID || g.Start != w.Start || g.Runner != w.Runner || math.Abs(g.Seconds-w.Seconds) > 1e-9 || math.Abs(g.Thread-w.Thread) > 1e-9 {
+		if g.PID != w.PID || g.Start != w.Start || g.Runner != w.Runner || math.Abs(g.Seconds-w.Seconds) > 1e-9 || math.Abs(g.Thread-w.Thread) > 1e-9 ||
+			math.Abs(g.Wait-w.Wait) > 1e-9 || g.HasWait != w.HasWait {
 			t.Errorf("PID %d: got %+v, want %+v", w.PID, g, w)
 		}
 	}
@@ -70,5 +71,30 @@ func TestIsRunner(t *testing.T) {
 		if got := IsRunner(strings.Split(argv, "\x00")); got != want {
 			t.Errorf("IsRunner(%q) = %v, want %v", argv, got, want)
 		}
+	}
+}
+
+// A kernel without schedstat reads no wait and no error; a malformed
+// schedstat fails the reading, naming the file but quoting none of it.
+func TestReadWait(t *testing.T) {
+	root := t.TempDir()
+	if err := os.CopyFS(root, os.DirFS(fixtureRoot)); err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(root, "7", "task", "7", "schedstat")
+	if err := os.Remove(file); err != nil {
+		t.Fatal(err)
+	}
+	ps, err := Reader{Root: root}.Read([]int{7})
+	if err != nil || len(ps) != 1 || ps[0].HasWait || ps[0].Wait != 0 || ps[0].Thread != 126 {
+		t.Fatalf("without schedstat: got %+v, %v; want the CPU read and no wait", ps, err)
+	}
+	secret := "fixture-secret-77a0"
+	if err := os.WriteFile(file, []byte(secret+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err = Reader{Root: root}.Read([]int{7})
+	if err == nil || !strings.Contains(err.Error(), file) || strings.Contains(err.Error(), secret) {
+		t.Fatalf("err %v: want %s named and no content", err, file)
 	}
 }

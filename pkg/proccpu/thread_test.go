@@ -12,25 +12,72 @@ import (
 )
 
 // helperEnv makes this test binary a process that burns CPU on threads
-// other than its main one, as V8's helpers and Node's worker threads do.
+// other than its main one, as V8's helpers and Node's worker threads do;
+// with "contend" its main thread spins too.
 const helperEnv = "PROCCPU_TEST_BURN_OFF_MAIN"
 
 func init() {
-	if os.Getenv(helperEnv) == "" {
+	mode := os.Getenv(helperEnv)
+	if mode == "" {
 		return
 	}
-	runtime.LockOSThread() // init runs on the main thread: keep main here, idle
+	runtime.LockOSThread() // init runs on the main thread: keep main here
 	for range 2 {
 		go func() {
 			runtime.LockOSThread()
-			spins := 0
-			for start := time.Now(); time.Since(start) < 30*time.Second; spins++ {
-				spins %= 1 << 20
-			}
+			spin(30 * time.Second)
 		}()
+	}
+	if mode == "contend" {
+		spin(30 * time.Second)
 	}
 	time.Sleep(30 * time.Second)
 	os.Exit(0)
+}
+
+// spin keeps its thread busy for d.
+func spin(d time.Duration) {
+	spins := 0
+	for start := time.Now(); time.Since(start) < d; spins++ {
+		spins %= 1 << 20
+	}
+}
+
+// On the real kernel: three busy threads held on one CPU, so each runs
+// about a third of the time and waits the rest. The main thread's wait
+// (schedstat's run delay) is then about twice its CPU time; the bound
+// below allows a scheduler that favours it fourfold.
+func TestMainThreadWait(t *testing.T) {
+	taskset, err := exec.LookPath("taskset")
+	if err != nil {
+		t.Skip("no taskset (util-linux)")
+	}
+	cmd := exec.Command(taskset, "-c", "0", os.Args[0], "-test.run=^$")
+	// GOMAXPROCS: Go would size itself to the one CPU and run one
+	// goroutine at a time.
+	cmd.Env = append(os.Environ(), helperEnv+"=contend", "GOMAXPROCS=4")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		ps, err := Reader{Root: "/proc"}.Read([]int{cmd.Process.Pid})
+		if err != nil || len(ps) != 1 || !ps[0].HasWait {
+			t.Fatalf("read PID %d: %v %+v; want its main thread's wait", cmd.Process.Pid, err, ps)
+		}
+		if p := ps[0]; p.Thread+p.Wait >= 1.5 {
+			if share := p.Wait / (p.Thread + p.Wait); share < 0.4 {
+				t.Fatalf("main thread ran %.2f s and waited %.2f s (%.2f): want about 2/3 waiting, at least 0.4", p.Thread, p.Wait, share)
+			}
+			t.Logf("main thread ran %.2f s and waited %.2f s", p.Thread, p.Wait)
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("PID %d ran %.2f s and waited %.2f s in 20 s", cmd.Process.Pid, ps[0].Thread, ps[0].Wait)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 }
 
 // On the real kernel: a process busy on two threads beside an idle main
