@@ -35,6 +35,10 @@ type CPUReport struct {
 	// Threads says each process resource is its main thread
 	// (CPUConfig.Threads).
 	Threads bool
+	// Ran is each process resource's ranShare, where its thread's run
+	// delay was read (Threads only): its cores are ProcessCores × (1 −
+	// Stolen) × this share.
+	Ran map[string]float64
 	// Split maps the container CPU name of each container read to "" if
 	// its processes were read apart, else why not.
 	Split map[string]string
@@ -75,7 +79,7 @@ func (c *Collector) bound(r *Report) {
 
 func cpuReport(v cpuView, procs []topology.Process, internal map[string]bool, processCores float64) *CPUReport {
 	rep := &CPUReport{Waiting: v.waiting, Cores: v.cores, ProcessCores: processCores, Stolen: stolenShare(v), Completed: v.completed, HasCount: v.counted, CountedFrom: v.countedFrom,
-		RoleDemand: map[topology.Role]float64{}, Split: v.split, Host: hostSplit(v, procs), Backing: v.backing}
+		RoleDemand: map[topology.Role]float64{}, Ran: map[string]float64{}, Split: v.split, Host: hostSplit(v, procs), Backing: v.backing}
 	if !v.has {
 		return rep
 	}
@@ -99,7 +103,11 @@ func cpuReport(v cpuView, procs []topology.Process, internal map[string]bool, pr
 			if proc == capacity.ProcessRunner {
 				role = topology.RoleRunner
 			}
-			add(processTotal(capacity.ProcessCPU(p.Name, proc)), role)
+			name := capacity.ProcessCPU(p.Name, proc)
+			add(processTotal(name), role)
+			if ran, read := ranShare(v, name); read {
+				rep.Ran[name] = ran
+			}
 		}
 	}
 	return rep

@@ -29,9 +29,9 @@ type splitCounter struct {
 }
 
 // readSplit reads p's n8n and runner processes apart into cpu: their
-// main threads (with Threads; else their thread groups) as
-// capacity.ProcessCPU counters, and their thread groups as processTotal
-// ones. It returns why it could not ("" when it did).
+// main threads (with Threads, and those threads' run delays as
+// processWait counters; else their thread groups) as capacity.ProcessCPU
+// counters, and their thread groups as processTotal ones. It returns why it could not ("" when it did).
 func (s *cpuSampler) readSplit(p topology.Process, now time.Time, cpu map[string]float64) string {
 	if s.cfg.Procs == nil {
 		return whyNoProcRoot
@@ -54,6 +54,9 @@ func (s *cpuSampler) readSplit(p topology.Process, now time.Time, cpu map[string
 	own := t.Total
 	if s.cfg.Threads {
 		own = t.Thread
+		if t.HasWait {
+			cpu[processWait(n8n)], cpu[processWait(runner)] = t.Wait.N8n, t.Wait.Runner
+		}
 	}
 	cpu[n8n], cpu[runner] = own.N8n, own.Runner
 	cpu[processTotal(n8n)], cpu[processTotal(runner)] = t.Total.N8n, t.Total.Runner

@@ -29,6 +29,7 @@ import (
 type splitLoad struct {
 	n8n, runner, host float64
 	n8nThreads        float64 // n8n's CPU a second off its main thread
+	n8nWait           float64 // n8n's main thread's run delay a second (0: schedstat unread)
 	quota             float64
 	restartAt         int
 	fixture           string  // the container's docker inspect (default the internal worker)
@@ -58,7 +59,14 @@ func (s *scriptedProcs) Procs(topology.Process) ([]proccpu.Proc, error) {
 		runner = proccpu.Proc{PID: 46, Start: 5000, Runner: true, Seconds: 0.2 + s.load.runner*(at-float64(s.load.restartAt))}
 	}
 	n8n := proccpu.Proc{PID: 7, Start: 120, Seconds: 50 + (s.load.n8n+s.load.n8nThreads)*at}
-	return []proccpu.Proc{single(proccpu.Proc{PID: 1, Start: 100, Seconds: 0.01}), threaded(n8n, 50+s.load.n8n*at), single(runner)}, nil
+	if s.load.n8nWait > 0 {
+		n8n.Wait, n8n.HasWait = 9+s.load.n8nWait*at, true
+	}
+	ps := []proccpu.Proc{single(proccpu.Proc{PID: 1, Start: 100, Seconds: 0.01}), threaded(n8n, 50+s.load.n8n*at), single(runner)}
+	if s.load.n8nWait > 0 {
+		ps[0].HasWait, ps[2].HasWait = true, true
+	}
+	return ps, nil
 }
 
 // single is a process of one thread: its main thread is all of it.
@@ -251,6 +259,29 @@ func TestMainThreadIsTheProcess(t *testing.T) {
 		t.Fatalf("n8n %+v binding %s, want the whole process's 90 ms binding", n8n, r.Bounds.Bottleneck())
 	}
 	hasLines(t, Verdict(r), "cpu:fx-internal-worker/n8n counts every thread of its process against 0.94 of a core; n8n 2.41 runs part of each execution on worker threads beside the one JavaScript thread, so there this ceiling reads low: EXPORTER_PROCESS_CPU=thread counts the main thread alone (needs the host's PID namespace)")
+}
+
+// A worker whose main thread runs 0.6 of a core at 10/s and waits 0.2 s
+// a second for one: it ran 75 % of the time it had work, so with Threads
+// it counts 0.94 × 0.75 of a core and binds at 0.705 / 60 ms = 11.75/s,
+// where a whole core's share would allow 15.67/s; / says why. Without
+// Threads no run delay is read and the process keeps 0.94.
+func TestThreadWaitShrinksItsCore(t *testing.T) {
+	load := splitLoad{n8n: 0.6, n8nWait: 0.2, host: 1.0, fixture: "inspect-lab-worker-1.json", threads: true}
+	r, _ := splitReport(t, load, &scriptedProcs{})
+	n8n := resourceOf(t, r, "cpu:fx-worker-1/n8n")
+	if math.Abs(n8n.Servers-0.705) > 1e-9 || math.Abs(n8n.Ceiling-11.75) > 1e-6 || r.Bounds.Bottleneck() != n8n.Name {
+		t.Fatalf("n8n %+v binding %s, want 0.705 cores, 11.75/s, binding", n8n, r.Bounds.Bottleneck())
+	}
+	hasLines(t, Verdict(r), "cpu:fx-worker-1/n8n: its thread waited for a core 25 % of the time it had work over the demand window (schedstat's run delay: other threads held the host's cores), so it counts 0.70 of a core, not 0.94")
+	load.threads = false
+	r, _ = splitReport(t, load, &scriptedProcs{})
+	if c := resourceOf(t, r, "cpu:fx-worker-1"); c.Servers != capacity.DefaultProcessCores {
+		t.Fatalf("without Threads: %+v, want 0.94 cores", c)
+	}
+	if text := strings.Join(Verdict(r), "\n"); strings.Contains(text, "waited for a core") {
+		t.Errorf("a wait named without Threads:\n%s", text)
+	}
 }
 
 // A worker with external runners holds one Node process. With Threads it

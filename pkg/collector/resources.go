@@ -27,6 +27,28 @@ func stolenShare(v cpuView) float64 {
 	return min(max(steal/busy, 0), maxStolen)
 }
 
+// processWait keys a process's main-thread run delay (time runnable but
+// waiting for a core) in the demand readings, with CPUConfig.Threads: not
+// a resource, the other term of ranShare.
+func processWait(process string) string { return process + " wait" }
+
+// minRan keeps a process's cores positive however long its thread waits.
+const minRan = 0.01
+
+// ranShare is the share of the time a process's main thread had work that
+// it ran over the demand window: its CPU ÷ (its CPU + its run delay), both
+// per execution. Node runs JavaScript on that one thread, so on a busy
+// host it gets this share of the core it would use alone. 1 while either
+// is unknown (and without CPUConfig.Threads, which reads no run delay).
+func ranShare(v cpuView, process string) (share float64, read bool) {
+	run, ok := v.estimate.Demand[process]
+	wait, ok2 := v.estimate.Demand[processWait(process)]
+	if !v.has || !ok || !ok2 || run+wait <= 0 {
+		return 1, false
+	}
+	return max(run/(run+wait), minRan), true
+}
+
 // internalHostCores is the CPU of a container whose n8n process launches
 // an internal runner: two Node processes, each up to processCores.
 // Without a split per process, their sum is one resource.
@@ -34,8 +56,8 @@ func internalHostCores(processCores float64) float64 { return 2 * processCores }
 
 // cpuResources turns the sampler's view into CPU resources: the host's
 // cores and, per running n8n container read apart, its Node processes
-// (their main threads with CPUConfig.Threads), each processCores or its
-// quota if lower, plus the container itself when it has a quota. A
+// (their main threads with CPUConfig.Threads, each processCores × its
+// ranShare), each processCores or its quota if lower, plus the container itself when it has a quota. A
 // container not read apart is one resource: processCores (internalHostCores when it launches an internal
 // runner) or its quota if lower. A resource without a demand in the
 // estimate is unknown, with the reason. host is the host's split
@@ -52,7 +74,9 @@ func cpuResources(v cpuView, procs []topology.Process, internal map[string]bool,
 		case !read || p.Role == topology.RoleProbe:
 		case readApart(v.split, p):
 			for _, proc := range nodeProcesses(p, internal) {
-				out = append(out, cpuResource(v, capacity.ProcessCPU(p.Name, proc), capped(processCores, q)))
+				name := capacity.ProcessCPU(p.Name, proc)
+				ran, _ := ranShare(v, name)
+				out = append(out, cpuResource(v, name, capped(processCores*ran, q)))
 			}
 			if q > 0 {
 				out = append(out, cpuResource(v, name, q))

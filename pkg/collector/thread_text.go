@@ -38,6 +38,7 @@ func threadLines(r *Report) []string {
 		out = append(out, fmt.Sprintf("each n8n and runner process is a CPU resource of its main thread, where Node runs JavaScript, read from /proc (up to %g of a core, %s); its other threads (V8's helpers, and the worker threads n8n 2.41 runs part of each execution on) count in the host's CPU",
 			r.processCores(), capacity.ProcessCPU("<container>", capacity.ProcessN8n)))
 	}
+	out = append(out, waitLines(r)...)
 	for _, why := range slices.Sorted(maps.Keys(whole)) {
 		out = append(out, fmt.Sprintf("%s: not read apart (%s), so each container's total is one resource of %g of a core: where n8n works on more threads than one (n8n 2.41), its ceiling reads low",
 			strings.Join(whole[why], ", "), why, r.processCores()))
@@ -58,4 +59,23 @@ func wholeProcessLine(r *Report) []string {
 	}
 	return []string{fmt.Sprintf("%s counts every thread of its process against %g of a core; n8n 2.41 runs part of each execution on worker threads beside the one JavaScript thread, so there this ceiling reads low: EXPORTER_PROCESS_CPU=thread counts the main thread alone (needs the host's PID namespace)",
 		top, r.processCores())}
+}
+
+// minWaitShown is the smallest share of its runnable time a thread waited
+// for a core that waitLines names.
+const minWaitShown = 0.02
+
+// waitLines say, for each process whose main thread waited for a core
+// over the demand window, what share of a core that leaves it.
+func waitLines(r *Report) []string {
+	var out []string
+	for _, name := range slices.Sorted(maps.Keys(r.CPU.Ran)) {
+		ran := r.CPU.Ran[name]
+		if 1-ran < minWaitShown {
+			continue
+		}
+		out = append(out, fmt.Sprintf("%s: its thread waited for a core %.0f %% of the time it had work over the demand window (schedstat's run delay: other threads held the host's cores), so it counts %.2f of a core, not %g",
+			name, 100*(1-ran), r.processCores()*ran, r.processCores()))
+	}
+	return out
 }
