@@ -9,7 +9,7 @@ import (
 
 var (
 	resourceDemand     = desc(metricname.ResourceDemand, "Seconds one execution holds one server of the resource: a slot's holding time scaled by the worker's share of executions, or CPU seconds per execution measured over the demand window. Absent while unknown.", "resource")
-	resourceServers    = desc(metricname.ResourceServers, "Servers of the resource: slots, or cores (the host's online CPUs less its background; one per n8n process, or its cgroup quota if lower).", "resource")
+	resourceServers    = desc(metricname.ResourceServers, "Servers of the resource: slots, or cores (the host's online CPUs less its background; per n8n process EXPORTER_PROCESS_CORES less the steal share, with EXPORTER_PROCESS_CPU=thread times the share of its runnable time its thread ran, or its cgroup quota if lower).", "resource")
 	resourceBackground = desc(metricname.ResourceBackground, "Cores of the host busy, over the demand window, with work that is not n8n's: CPU outside n8n's containers and the host's PostgreSQL and Redis processes. cpu:host's servers are the online CPUs less this. Absent while the split is unknown.", "resource")
 	resourceCeiling    = desc(metricname.ResourceCeiling, "Executions per second the resource allows alone: servers / demand. Absent while the demand is unknown.", "resource")
 	clusterBinding     = desc(metricname.ClusterBottleneck, "1 for the resource whose ceiling is the cluster's, 0 for the others.", "resource")

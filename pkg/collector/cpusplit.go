@@ -31,7 +31,8 @@ type splitCounter struct {
 // readSplit reads p's n8n and runner processes apart into cpu: their
 // main threads (with Threads, and those threads' run delays as
 // processWait counters; else their thread groups) as capacity.ProcessCPU
-// counters, and their thread groups as processTotal ones. It returns why it could not ("" when it did).
+// counters, and their thread groups as processTotal ones. It returns why
+// it could not ("" when it did).
 func (s *cpuSampler) readSplit(p topology.Process, now time.Time, cpu map[string]float64) string {
 	if s.cfg.Procs == nil {
 		return whyNoProcRoot

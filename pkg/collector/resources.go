@@ -55,10 +55,11 @@ func ranShare(v cpuView, process string) (share float64, read bool) {
 func internalHostCores(processCores float64) float64 { return 2 * processCores }
 
 // cpuResources turns the sampler's view into CPU resources: the host's
-// cores and, per running n8n container read apart, its Node processes
-// (their main threads with CPUConfig.Threads, each processCores × its
-// ranShare), each processCores or its quota if lower, plus the container itself when it has a quota. A
-// container not read apart is one resource: processCores (internalHostCores when it launches an internal
+// cores and, per running n8n container read apart, its Node processes,
+// each processCores (their main threads with CPUConfig.Threads, each
+// processCores × its ranShare) or its quota if lower, plus the container
+// itself when it has a quota. A container not read apart is one
+// resource: processCores (internalHostCores when it launches an internal
 // runner) or its quota if lower. A resource without a demand in the
 // estimate is unknown, with the reason. host is the host's split
 // (CPUReport.Host).
