@@ -6,7 +6,6 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
-	"strconv"
 	"testing"
 	"time"
 )
@@ -56,28 +55,16 @@ func TestMainThreadWait(t *testing.T) {
 	// GOMAXPROCS: Go would size itself to the one CPU and run one
 	// goroutine at a time.
 	cmd.Env = append(os.Environ(), helperEnv+"=contend", "GOMAXPROCS=4")
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
+	p := pollUntil(t, startHelper(t, cmd), func(p Proc) bool {
+		if !p.HasWait {
+			t.Fatalf("PID %d: %+v, want its main thread's wait", p.PID, p)
+		}
+		return p.Thread+p.Wait >= 1.5
+	})
+	if share := p.Wait / (p.Thread + p.Wait); share < 0.4 {
+		t.Fatalf("main thread ran %.2f s and waited %.2f s (%.2f): want about 2/3 waiting, at least 0.4", p.Thread, p.Wait, share)
 	}
-	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		ps, err := Reader{Root: "/proc"}.Read([]int{cmd.Process.Pid})
-		if err != nil || len(ps) != 1 || !ps[0].HasWait {
-			t.Fatalf("read PID %d: %v %+v; want its main thread's wait", cmd.Process.Pid, err, ps)
-		}
-		if p := ps[0]; p.Thread+p.Wait >= 1.5 {
-			if share := p.Wait / (p.Thread + p.Wait); share < 0.4 {
-				t.Fatalf("main thread ran %.2f s and waited %.2f s (%.2f): want about 2/3 waiting, at least 0.4", p.Thread, p.Wait, share)
-			}
-			t.Logf("main thread ran %.2f s and waited %.2f s", p.Thread, p.Wait)
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("PID %d ran %.2f s and waited %.2f s in 20 s", cmd.Process.Pid, ps[0].Thread, ps[0].Wait)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	t.Logf("main thread ran %.2f s and waited %.2f s", p.Thread, p.Wait)
 }
 
 // On the real kernel: a process busy on two threads beside an idle main
@@ -86,24 +73,38 @@ func TestMainThreadWait(t *testing.T) {
 func TestMainThreadApart(t *testing.T) {
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), helperEnv+"=1")
+	p := pollUntil(t, startHelper(t, cmd), func(p Proc) bool { return p.Seconds >= 0.5 })
+	if p.Thread > 0.1 {
+		t.Fatalf("main thread %.2f s of %.2f s: want the busy threads left out", p.Thread, p.Seconds)
+	}
+}
+
+// startHelper starts cmd (this test binary as a helper), kills it when
+// the test ends, and returns its PID.
+func startHelper(t *testing.T, cmd *exec.Cmd) int {
+	t.Helper()
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	return cmd.Process.Pid
+}
+
+// pollUntil reads pid every 20 ms until enough accepts the reading, and
+// returns it; it fails the test after 20 s.
+func pollUntil(t *testing.T, pid int, enough func(Proc) bool) Proc {
+	t.Helper()
 	deadline := time.Now().Add(20 * time.Second)
 	for {
-		ps, err := Reader{Root: "/proc"}.Read([]int{cmd.Process.Pid})
+		ps, err := Reader{Root: "/proc"}.Read([]int{pid})
 		if err != nil || len(ps) != 1 {
-			t.Fatalf("read PID %d: %v %+v", cmd.Process.Pid, err, ps)
+			t.Fatalf("read PID %d: %v %+v", pid, err, ps)
 		}
-		if ps[0].Seconds >= 0.5 {
-			if ps[0].Thread > 0.1 {
-				t.Fatalf("main thread %.2f s of %.2f s: want the busy threads left out", ps[0].Thread, ps[0].Seconds)
-			}
-			return
+		if enough(ps[0]) {
+			return ps[0]
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("PID %d used %s s in 20 s", cmd.Process.Pid, strconv.FormatFloat(ps[0].Seconds, 'f', 2, 64))
+			t.Fatalf("PID %d after 20 s: %+v", pid, ps[0])
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
