@@ -83,11 +83,16 @@ func (r Reader) read(pfs procfs.FS, pid int) (Proc, error) {
 }
 
 // mainWait reads a thread's run delay in seconds; has is false on a
-// kernel without schedstat.
+// kernel without schedstat. A thread that ended since its stat was read
+// is not such a kernel: its stat's error comes back, and the process is
+// left out as exited.
 func mainWait(thread procfs.Proc) (wait float64, has bool, err error) {
 	ss, err := thread.Schedstat()
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
+		if _, serr := thread.Stat(); serr != nil {
+			return 0, false, serr
+		}
 		return 0, false, nil
 	case err != nil:
 		return 0, false, err

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/prometheus/procfs"
 )
 
 const fixtureRoot = "testdata/proc-fixture"
@@ -96,5 +98,33 @@ func TestReadWait(t *testing.T) {
 	_, err = Reader{Root: root}.Read([]int{7})
 	if err == nil || !strings.Contains(err.Error(), file) || strings.Contains(err.Error(), secret) {
 		t.Fatalf("err %v: want %s named and no content", err, file)
+	}
+}
+
+// A thread gone between its stat and its schedstat (both files missing
+// now) is an exit, not a kernel without schedstat: mainWait returns the
+// not-exist error that Read takes for an exited process.
+func TestMainWaitOfAnEndedThread(t *testing.T) {
+	root := t.TempDir()
+	if err := os.CopyFS(root, os.DirFS(fixtureRoot)); err != nil {
+		t.Fatal(err)
+	}
+	pfs, err := procfs.NewFS(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := pfs.Proc(7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	thread, err := p.Thread(7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.RemoveAll(filepath.Join(root, "7", "task", "7")); err != nil {
+		t.Fatal(err)
+	}
+	if _, has, err := mainWait(thread); has || !exited(err) {
+		t.Fatalf("has %v, err %v: want an exited thread's not-exist error", has, err)
 	}
 }
