@@ -79,10 +79,7 @@ func TestIsRunner(t *testing.T) {
 // A kernel without schedstat reads no wait and no error; a malformed
 // schedstat fails the reading, naming the file but quoting none of it.
 func TestReadWait(t *testing.T) {
-	root := t.TempDir()
-	if err := os.CopyFS(root, os.DirFS(fixtureRoot)); err != nil {
-		t.Fatal(err)
-	}
+	root := fixtureCopy(t)
 	file := filepath.Join(root, "7", "task", "7", "schedstat")
 	if err := os.Remove(file); err != nil {
 		t.Fatal(err)
@@ -105,10 +102,7 @@ func TestReadWait(t *testing.T) {
 // now) is an exit, not a kernel without schedstat: mainWait returns the
 // not-exist error that Read takes for an exited process.
 func TestMainWaitOfAnEndedThread(t *testing.T) {
-	root := t.TempDir()
-	if err := os.CopyFS(root, os.DirFS(fixtureRoot)); err != nil {
-		t.Fatal(err)
-	}
+	root := fixtureCopy(t)
 	pfs, err := procfs.NewFS(root)
 	if err != nil {
 		t.Fatal(err)
@@ -127,4 +121,14 @@ func TestMainWaitOfAnEndedThread(t *testing.T) {
 	if _, has, err := mainWait(thread); has || !exited(err) {
 		t.Fatalf("has %v, err %v: want an exited thread's not-exist error", has, err)
 	}
+}
+
+// fixtureCopy is a copy of the fixture tree that a test may change.
+func fixtureCopy(t *testing.T) string {
+	t.Helper()
+	root := t.TempDir()
+	if err := os.CopyFS(root, os.DirFS(fixtureRoot)); err != nil {
+		t.Fatal(err)
+	}
+	return root
 }
