@@ -35,7 +35,7 @@ type Config struct {
 	RedisDB          int           `env:"QUEUE_BULL_REDIS_DB" envDefault:"0" help:"Redis database"`
 	QueuePrefix      string        `env:"QUEUE_BULL_PREFIX" envDefault:"bull" help:"Bull key prefix"`
 	SampleInterval   time.Duration `env:"EXPORTER_SAMPLE_INTERVAL" envDefault:"1s" help:"Redis sampling interval for the job time"`
-	SampleWindow     time.Duration `env:"EXPORTER_SAMPLE_WINDOW" envDefault:"30s" help:"sliding window for the job time, as long as the CPU demand window"`
+	SampleWindow     time.Duration `env:"EXPORTER_SAMPLE_WINDOW" envDefault:"30s" help:"sliding window for the job time, and for the task time of runners no probe times, as long as the CPU demand window"`
 	ServiceTime      time.Duration `env:"EXPORTER_SERVICE_TIME" help:"fixed service time for both stages, e.g. 3s; overrides measurements"`
 	N8nMetricsURL    string        `env:"N8N_METRICS_URL" help:"main's /metrics; discovered from the main container when empty"`
 	ProbeListen      string        `env:"PROBE_LISTEN" help:"broker probe listen addresses, comma list"`

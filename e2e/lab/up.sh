@@ -17,6 +17,7 @@ repo=$(cd "$here/../.." && pwd)
 : "${LAB_MODE:=queue}"
 : "${LAB_RUNNER_MODE:=external}"
 : "${LAB_PROCESS_CPU:=process}"
+: "${LAB_WINDOW:=30s}"
 LAB_REDIS_PORT=6380
 LAB_MAIN_PORT=5678
 
@@ -40,6 +41,7 @@ case $LAB_PROCESS_CPU in
   process | thread) ;;
   *) die "LAB_PROCESS_CPU must be process or thread, got '$LAB_PROCESS_CPU'" ;;
 esac
+[[ "$LAB_WINDOW" =~ ^[1-9][0-9]*s$ ]] || die "LAB_WINDOW must be whole seconds such as 30s, got '$LAB_WINDOW'"
 n8n_supported "$LAB_N8N_VERSION" || die "LAB_N8N_VERSION must be one of: $LAB_N8N_SUPPORTED; got '$LAB_N8N_VERSION'"
 # Each n8n version keeps its own database and homes: a database migrated
 # by a newer n8n does not start an older one.
@@ -314,6 +316,8 @@ join() { local IFS=,; echo "$*"; }
   echo "QUEUE_BULL_REDIS_HOST=127.0.0.1"
   echo "QUEUE_BULL_REDIS_PORT=$LAB_REDIS_PORT"
   echo "EXPORTER_PROCESS_CPU=$LAB_PROCESS_CPU"
+  echo "EXPORTER_SAMPLE_WINDOW=$LAB_WINDOW"
+  echo "EXPORTER_DEMAND_WINDOW=$LAB_WINDOW"
   echo "PROBE_LISTEN=$(join "${probe_listen[@]}")"
   echo "PROBE_UPSTREAM=$(join "${probe_upstream[@]}")"
   echo "PROBE_NAME=$(join "${probe_name[@]}")"; } >"$envdir/exporter.env"

@@ -1,6 +1,7 @@
 package collector
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -16,9 +17,10 @@ type histPoint struct {
 	count uint64
 }
 
-// histRuns keeps the reads of the last runnerWindow, and holds the newest
-// window that completed minRunnerJobs executions.
+// histRuns keeps the reads of the last span (default runnerWindow), and
+// holds the newest window that completed minRunnerJobs executions.
 type histRuns struct {
+	span   time.Duration
 	window *window.Window[histPoint]
 	held   []histPoint
 }
@@ -32,7 +34,7 @@ const (
 // record adds p; a count that went back (n8n restarted) starts over.
 func (h *histRuns) record(p histPoint) {
 	if h.window == nil {
-		h.window = window.New(runnerWindow, func(p histPoint) time.Time { return p.at },
+		h.window = window.New(cmp.Or(h.span, runnerWindow), func(p histPoint) time.Time { return p.at },
 			func(prev, next histPoint) bool { return next.count < prev.count })
 	}
 	h.window.Add(p)
@@ -57,13 +59,14 @@ func (h histRuns) runnerTime(limit int) (time.Duration, float64, time.Duration, 
 
 // runnerWait is the mean time an execution's task request waited for one
 // of limit runner slots: the slot-seconds past the limit,
-// Σ max(0, Δsum − limit·Δt), ÷ the executions completed.
-func (h histRuns) runnerWait(limit int) (time.Duration, bool) {
+// Σ max(0, Δsum − limit·Δt), ÷ the executions completed, and the span
+// of the reads.
+func (h histRuns) runnerWait(limit int) (time.Duration, time.Duration, bool) {
 	s := h.slots(limit)
 	if s.jobs == 0 {
-		return 0, false
+		return 0, 0, false
 	}
-	return perJob(s.waiting, s.jobs), true
+	return perJob(s.waiting, s.jobs), time.Duration(s.span * float64(time.Second)), true
 }
 
 // slotSeconds splits the held reads' execution-seconds at limit runner
@@ -103,8 +106,9 @@ func (s *n8nSampler) runnerTime(limit int) (ServiceTime, bool) {
 }
 
 // runnerWait reads the sampler's held window for runners of capacity
-// limit: the mean wait of a task request for a runner slot.
-func (s *n8nSampler) runnerWait(limit int) (time.Duration, bool) {
+// limit: the mean wait of a task request for a runner slot, and the span
+// it was taken over.
+func (s *n8nSampler) runnerWait(limit int) (time.Duration, time.Duration, bool) {
 	return s.heldRuns().runnerWait(limit)
 }
 

@@ -31,9 +31,10 @@ type n8nSample struct {
 
 // newN8nSampler reads url (N8N_METRICS_URL; "" = main's, from the last
 // gather) through client; noHistory: never use n8n's all-time mean (its
-// past is not known clean).
-func newN8nSampler(client *http.Client, noHistory bool, url string) *n8nSampler {
-	return &n8nSampler{d: n8nDurations{client: client, noHistory: noHistory}, url: url, wake: make(chan struct{}, 1)}
+// past is not known clean); window spans the runner time's reads (0 =
+// runnerWindow).
+func newN8nSampler(client *http.Client, noHistory bool, url string, window time.Duration) *n8nSampler {
+	return &n8nSampler{d: n8nDurations{client: client, noHistory: noHistory, runs: histRuns{span: window}}, url: url, wake: make(chan struct{}, 1)}
 }
 
 // point aims the reads at url (main's /metrics as the background

@@ -19,7 +19,7 @@ func TestHistRunsRunnerTime(t *testing.T) {
 	if _, _, _, ok := h.runnerTime(5); ok {
 		t.Fatal("a runner time from no reads")
 	}
-	if _, ok := h.runnerWait(5); ok {
+	if _, _, ok := h.runnerWait(5); ok {
 		t.Fatal("a runner wait from no reads")
 	}
 	for i := range 8 {
@@ -33,10 +33,10 @@ func TestHistRunsRunnerTime(t *testing.T) {
 		t.Fatalf("limit 20: %v, want the 2 s execution mean", tt)
 	}
 	// The other half of each execution waited for a slot: 1 s; none at 20.
-	if w, ok := h.runnerWait(5); !ok || w != time.Second {
+	if w, span, ok := h.runnerWait(5); !ok || w != time.Second || span != 30*time.Second {
 		t.Fatalf("limit 5: wait %v ok %v, want 1 s", w, ok)
 	}
-	if w, ok := h.runnerWait(20); !ok || w != 0 {
+	if w, _, ok := h.runnerWait(20); !ok || w != 0 {
 		t.Fatalf("limit 20: wait %v ok %v, want 0", w, ok)
 	}
 	// Idle reads keep the held window; n8n restarting (its count goes
@@ -52,6 +52,18 @@ func TestHistRunsRunnerTime(t *testing.T) {
 	h.record(histPoint{at: t0.Add(85 * time.Second), sum: 31, count: 16})
 	if tt, _, _, _ := h.runnerTime(5); math.Abs(tt.Seconds()-25.0/15) > 1e-6 {
 		t.Fatalf("after the restart: %v, want 25 slot-seconds (5 slots × 5 s of the 30 s executed) / 15 executions", tt)
+	}
+}
+
+// A longer window (EXPORTER_SAMPLE_WINDOW) counts more of a saturated
+// runner's bursts: the same reads over 60 s span 60 s, not 30.
+func TestHistRunsWindowSpan(t *testing.T) {
+	h := histRuns{span: time.Minute}
+	for i := range 14 {
+		h.record(histPoint{at: t0.Add(time.Duration(i) * 5 * time.Second), sum: float64(i) * 50, count: uint64(i) * 25})
+	}
+	if tt, _, span, ok := h.runnerTime(5); !ok || tt != time.Second || span != time.Minute {
+		t.Fatalf("60 s window: %v over %v ok %v, want 1 s over 60 s", tt, span, ok)
 	}
 }
 

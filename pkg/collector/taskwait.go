@@ -24,8 +24,8 @@ const staleWaiting = 10 * time.Second
 // past its runner capacity c (its worst worker), and a request arriving
 // behind q of them waits for q slots to free, at c per task time:
 // q × task time ÷ c. Regular mode, where nothing counts the executions in
-// flight between completions: the mean over the last 30 s of n8n's
-// histogram, by Little's law on the execution-seconds past c. Both need
+// flight between completions: the mean over the window of n8n's
+// histogram (N8nWindow), by Little's law on the execution-seconds past c. Both need
 // one known runner capacity for every production worker, as the runner
 // time does; run it after evaluate, which picks the task time.
 func (c *Collector) measureTaskWait(r *Report) {
@@ -37,9 +37,9 @@ func (c *Collector) measureTaskWait(r *Report) {
 		return
 	}
 	if regularOnly(r.Topology) {
-		if w, ok := c.n8n.runnerWait(limit); ok {
+		if w, span, ok := c.n8n.runnerWait(limit); ok {
 			r.Wait = &TaskWait{Time: w, Source: SourceN8n, Note: fmt.Sprintf(
-				"the mean of the last 30 s by Little's law on n8n's execution histogram: the execution-seconds past %d runner slots ÷ the executions", limit)}
+				"the mean over %s of n8n's execution histogram by Little's law: the execution-seconds past %d runner slots ÷ the executions", span.Round(time.Second), limit)}
 		}
 		return
 	}

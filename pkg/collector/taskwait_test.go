@@ -28,9 +28,9 @@ func TestTaskWaitRegularMode(t *testing.T) {
 	if r.Wait == nil || r.Wait.Time != time.Second || r.Wait.Source != SourceN8n {
 		t.Fatalf("wait %+v, want 1 s from n8n's histogram", r.Wait)
 	}
-	hasLines(t, Verdict(r), "task requests wait 1.0 s for a runner slot; n8n fails one at 60 s (N8N_RUNNERS_TASK_REQUEST_TIMEOUT): the mean of the last 30 s by Little's law on n8n's execution histogram")
+	hasLines(t, Verdict(r), "task requests wait 1.0 s for a runner slot; n8n fails one at 60 s (N8N_RUNNERS_TASK_REQUEST_TIMEOUT): the mean over 30s of n8n's execution histogram by Little's law")
 	want := `
-# HELP n8n_worker_task_request_wait_seconds Time a Code task's request waits inside the worker for a runner slot: queue mode, the requests its worst worker holds past the runner capacity × task time ÷ capacity, now; regular mode, the mean of the last 30 s by Little's law on n8n's execution histogram. Absent until measured.
+# HELP n8n_worker_task_request_wait_seconds Time a Code task's request waits inside the worker for a runner slot: queue mode, the requests its worst worker holds past the runner capacity × task time ÷ capacity, now; regular mode, the mean over the exporter's sample window by Little's law on n8n's execution histogram. Absent until measured.
 # TYPE n8n_worker_task_request_wait_seconds gauge
 n8n_worker_task_request_wait_seconds{worker="fx-regular-main"} 1
 `

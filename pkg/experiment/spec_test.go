@@ -126,15 +126,15 @@ func TestShippedSpecs(t *testing.T) {
 	}
 	// Slot-bound cases: within 3 % of the published ceiling (5 % below it
 	// where the worker binds: worker-bound.yaml says why), the slots bind;
-	// every shape is runner-bound, within 5 % where no probe times the
-	// tasks (shapes.yaml says why).
+	// every shape is runner-bound, and where no probe times the tasks
+	// the exporter's window and the step are 60 s (shapes.yaml says why).
 	for _, c := range byName["shapes"].Cases {
 		want := Range{0.97, 1.03}
-		if c.Env["LAB_RUNNER_MODE"] == "internal" {
-			want = Range{0.95, 1.05}
-		}
 		if r := c.Expect.MeasuredOverCeiling; r == nil || *r != want || c.Expect.Bottleneck != "runner" || c.Expect.BindingKind != "slots" {
 			t.Errorf("shapes %s expects %+v, want runner-bound within %v", c.Name, c.Expect, want)
+		}
+		if c.Env["LAB_RUNNER_MODE"] == "internal" && (c.Env["LAB_WINDOW"] != "60s" || c.Load == nil || c.Load.Step != Duration(time.Minute)) {
+			t.Errorf("shapes %s: window %q, load %+v; want a 60 s window and 60 s steps", c.Name, c.Env["LAB_WINDOW"], c.Load)
 		}
 	}
 	for name, want := range map[string]Range{"runner-limit": {0.97, 1.03}, "worker-bound": {0.95, 1.03}} {
