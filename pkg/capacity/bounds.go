@@ -47,6 +47,16 @@ func (b Bounds) Bottleneck() string {
 	return b.Binding[0]
 }
 
+// Resource is the resource named name, if there is one.
+func (b Bounds) Resource(name string) (ResourceBound, bool) {
+	for _, r := range b.Resources {
+		if r.Name == name {
+			return r, true
+		}
+	}
+	return ResourceBound{}, false
+}
+
 // Unknown lists the resources whose demand is unknown, in Resources order.
 func (b Bounds) Unknown() []string {
 	var out []string

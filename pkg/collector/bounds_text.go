@@ -81,10 +81,8 @@ func cpuSplit(r *Report) string {
 		return ""
 	}
 	host, inN8n := 0.0, 0.0
-	for _, res := range r.Bounds.Resources {
-		if res.Name == capacity.HostCPU && res.Known() {
-			host = res.Demand
-		}
+	if res, ok := r.Bounds.Resource(capacity.HostCPU); ok && res.Known() {
+		host = res.Demand
 	}
 	var parts []string
 	for _, role := range []topology.Role{topology.RoleMain, topology.RoleWebhook, topology.RoleWorker, topology.RoleRunner, topology.RoleLauncher} {

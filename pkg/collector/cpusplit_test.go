@@ -274,7 +274,15 @@ func TestThreadWaitShrinksItsCore(t *testing.T) {
 		t.Fatalf("n8n %+v binding %s, want 0.705 cores, 11.75/s, binding", n8n, r.Bounds.Bottleneck())
 	}
 	hasLines(t, Verdict(r), "cpu:fx-worker-1/n8n: its thread waited for a core 25 % of the time it had work over the demand window (schedstat's run delay: other threads held the host's cores), so it counts 0.70 of a core, not 0.94")
-	load.threads = false
+	// A cgroup quota of 0.5 core, below the share: the resource and the
+	// line count the quota.
+	load.quota = 0.5
+	r, _ = splitReport(t, load, &scriptedProcs{})
+	if n8n := resourceOf(t, r, "cpu:fx-worker-1/n8n"); n8n.Servers != 0.5 {
+		t.Fatalf("n8n under a 0.5-core quota: %+v", n8n)
+	}
+	hasLines(t, Verdict(r), "cpu:fx-worker-1/n8n: its thread waited for a core 25 % of the time it had work over the demand window (schedstat's run delay: other threads held the host's cores), so it counts 0.50 of a core, not 0.94")
+	load.quota, load.threads = 0, false
 	r, _ = splitReport(t, load, &scriptedProcs{})
 	if c := resourceOf(t, r, "cpu:fx-worker-1"); c.Servers != capacity.DefaultProcessCores {
 		t.Fatalf("without Threads: %+v, want 0.94 cores", c)

@@ -66,7 +66,8 @@ func wholeProcessLine(r *Report) []string {
 const minWaitShown = 0.02
 
 // waitLines say, for each process whose main thread waited for a core
-// over the demand window, what share of a core that leaves it.
+// over the demand window, what share of a core that leaves it: the
+// servers of its resource (its cgroup quota where that is lower).
 func waitLines(r *Report) []string {
 	var out []string
 	for _, name := range slices.Sorted(maps.Keys(r.CPU.Ran)) {
@@ -74,8 +75,14 @@ func waitLines(r *Report) []string {
 		if 1-ran < minWaitShown {
 			continue
 		}
+		m := r.processCores() * ran
+		if r.Bounds != nil {
+			if res, ok := r.Bounds.Resource(name); ok {
+				m = res.Servers
+			}
+		}
 		out = append(out, fmt.Sprintf("%s: its thread waited for a core %.0f %% of the time it had work over the demand window (schedstat's run delay: other threads held the host's cores), so it counts %.2f of a core, not %g",
-			name, 100*(1-ran), r.processCores()*ran, r.processCores()))
+			name, 100*(1-ran), m, r.processCores()))
 	}
 	return out
 }
