@@ -44,38 +44,27 @@ unit: deps
 # lines of every failed test at the end of the log.
 TESTSUM = set -o pipefail; $(GO) build -o $(BIN)/testsum ./e2e/testsum &&
 # The n8n versions the suites run (e2e/lab/env.sh lists those supported):
-# the whole suite on E2E_N8N; its core on E2E_N8N_COMPAT: the foundation,
-# the exporter's shape and secret checks, the probe through accept
-# timeouts, one runner-limit case, the shapes and the main-thread CPU
-# model (threads, on 2.41.1 only). The whole suite stays on 2.23.2 while
-# the exporter's default counts each n8n process whole: a 2.41 process
-# uses up to 1.5 cores, so its 0.94-core station puts the short
-# scenarios' ceiling 30-40 % low there (1.41 to 1.62 measured ÷ ceiling); EXPORTER_PROCESS_CPU=thread
-# is right on both, but not yet the default (README, The ceiling).
-E2E_N8N ?= 2.23.2
-E2E_N8N_COMPAT ?= 2.41.1
-COMPAT_TESTS = TestRunnerLimitSetsThroughput|TestLabShapes|TestExporterTopology|TestExporterKeepsSecrets|TestProbeCountsThroughAcceptTimeouts|TestExperiments
-COMPAT_EXPERIMENTS = runner-limit:limit-5 shapes threads
-# threads runs on 2.41.1 only, the version whose worker threads it checks;
-# the full suite's time goes to the cases that check the exporter there.
-E2E_SKIP = threads
-# Two compat tests stay out of the full suite. TestProbeCountsThroughAccept-
-# Timeouts runs on 2.41.1 whatever the suite's version (its comment says
-# why), so there it would only switch the lab to 2.41.1 and back, about
-# 80 s of restarts. TestRunnerLimitSetsThroughput loads the shape of
-# runner-limit's limit-2 case (worker 15, limit 2, 20 VUs of 1 s tasks),
-# which the full suite checks within 3 % of the exporter's ceiling.
-COMPAT_ONLY = TestProbeCountsThroughAcceptTimeouts|TestRunnerLimitSetsThroughput
+# the whole suite on E2E_N8N, the newest; its core on E2E_N8N_COMPAT: the
+# foundation, the exporter's shape and secret checks, the probe's running
+# count, one runner-limit case and the shapes.
+E2E_N8N ?= 2.41.1
+E2E_N8N_COMPAT ?= 2.23.2
+COMPAT_TESTS = TestRunnerLimitSetsThroughput|TestLabShapes|TestExporterTopology|TestExporterKeepsSecrets|TestProbeCountsWhatTheRunnerRuns|TestExperiments
+COMPAT_EXPERIMENTS = runner-limit:limit-5 shapes
+# threads checks the worker threads n8n 2.41 runs; the suite skips it on
+# an older n8n (E2E_N8N=2.23.2), where two of its three runs once lost a
+# request, a cause not found.
+E2E_SKIP = $(if $(filter 2.41.%,$(E2E_N8N)),,threads)
+# TestRunnerLimitSetsThroughput stays out of the full suite: it loads the
+# shape of runner-limit's limit-2 case (worker 15, limit 2, 20 VUs of 1 s
+# tasks), which the full suite checks within 3 % of the exporter's ceiling.
+COMPAT_ONLY = TestRunnerLimitSetsThroughput
 e2e: deps
 	$(TESTSUM) LAB_N8N_VERSION=$(E2E_N8N) E2E_EXPERIMENTS_SKIP='$(E2E_SKIP)' N8N_CEILING_E2E=1 $(GO) test -json -count=1 -v -timeout 60m \
 	  -skip '^($(COMPAT_ONLY))$$' ./e2e/ | $(BIN)/testsum
 
-# The compat suite counts each n8n process's CPU on its main thread
-# (LAB_PROCESS_CPU=thread, as threads does): counted whole, a 2.41 worker's
-# threads made a single-thread CPU station that put runner-limit's MVA 12 %
-# low at 3 and 6 VUs (0.880, 0.877) in one CI run; thread mode read 1.000.
 e2e-compat: deps
-	$(TESTSUM) LAB_N8N_VERSION=$(E2E_N8N_COMPAT) LAB_PROCESS_CPU=thread E2E_EXPERIMENTS='$(COMPAT_EXPERIMENTS)' N8N_CEILING_E2E=1 \
+	$(TESTSUM) LAB_N8N_VERSION=$(E2E_N8N_COMPAT) E2E_EXPERIMENTS='$(COMPAT_EXPERIMENTS)' N8N_CEILING_E2E=1 \
 	  $(GO) test -json -count=1 -v -timeout 30m -run '^($(COMPAT_TESTS))$$' ./e2e/ | $(BIN)/testsum
 
 # e2e-kube builds the kube lab (cached: a warm run only verifies) and runs

@@ -70,13 +70,14 @@ func TestExporterTopology(t *testing.T) {
 }
 
 // TestExporterMemory: Buffers held in Code tasks show in the runner's
-// working set, as docker stats shows it, while the worker stays small; a
+// working set, as docker stats shows it, while the worker's barely moves; a
 // task that pushes the runner past its limit is seen as an OOM kill.
 func TestExporterMemory(t *testing.T) {
 	eps := upLab(t, map[string]string{"LAB_WORKER_CONCURRENCY": "15", "LAB_RUNNER_LIMITS": "10", "LAB_RUNNER_MEMORY": "2g"})
 	metrics, webhook := must(t, eps, "exporter-metrics"), must(t, eps, "webhook")
-	runner := []string{"container", "n8n-lab-runner-1-1"}
-	before := scrapeURL(t, metrics).one(t, "n8n_container_memory_working_set_bytes", runner...)
+	runner, workerLabels := []string{"container", "n8n-lab-runner-1-1"}, []string{"container", "n8n-lab-worker-1"}
+	first := scrapeURL(t, metrics)
+	before, workerBefore := first.one(t, "n8n_container_memory_working_set_bytes", runner...), first.one(t, "n8n_container_memory_working_set_bytes", workerLabels...)
 
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
@@ -85,16 +86,19 @@ func TestExporterMemory(t *testing.T) {
 	s := scrapeURL(t, metrics)
 	ws := s.one(t, "n8n_container_memory_working_set_bytes", runner...)
 	stats := dockerStatsBytes(t, "n8n-lab-runner-1-1")
-	worker := s.one(t, "n8n_container_memory_working_set_bytes", "container", "n8n-lab-worker-1")
-	t.Logf("runner working set %.0f MiB (before %.0f, docker stats %.0f), worker %.0f MiB", ws/mib, before/mib, stats/mib, worker/mib)
+	worker := s.one(t, "n8n_container_memory_working_set_bytes", workerLabels...)
+	t.Logf("runner working set %.0f MiB (before %.0f, docker stats %.0f), worker %.0f MiB (before %.0f)", ws/mib, before/mib, stats/mib, worker/mib, workerBefore/mib)
 	if ws-before < 900*mib {
 		t.Errorf("runner working set rose by %.0f MiB, want ≥ 900", (ws-before)/mib)
 	}
 	if d := (ws - stats) / stats; d > 0.05 || d < -0.05 {
 		t.Errorf("exporter %.0f MiB vs docker stats %.0f MiB: %.1f%% apart", ws/mib, stats/mib, 100*d)
 	}
-	if worker >= 500*mib {
-		t.Errorf("worker working set %.0f MiB, want < 500", worker/mib)
+	// The Buffers are the runner's: the worker, which only holds the five
+	// executions, rises by less than a third of the runner's 900 MiB (a
+	// fresh n8n 2.41.1 worker already holds about 500 MiB, 2.23.2's less).
+	if rise := worker - workerBefore; rise >= 300*mib {
+		t.Errorf("worker working set rose by %.0f MiB (to %.0f), want < 300", rise/mib, worker/mib)
 	}
 	if limit := s.one(t, "n8n_container_memory_limit_bytes", runner...); limit != 2<<30 {
 		t.Errorf("runner limit %v, want 2 GiB", limit)

@@ -53,7 +53,7 @@ type Config struct {
 	DemandWindow     time.Duration `env:"EXPORTER_DEMAND_WINDOW" envDefault:"30s" help:"sliding window over which CPU seconds are divided by executions"`
 	DemandMaxWindow  time.Duration `env:"EXPORTER_DEMAND_MAX_WINDOW" envDefault:"2m" help:"how far back the demand window stretches to hold the executions it needs (a slow workflow)"`
 	ProcessCores     float64       `env:"EXPORTER_PROCESS_CORES" envDefault:"0.94" help:"the CPU one n8n process can use, in cores: one Node thread (0.94 measured on a 2-core lab)"`
-	ProcessCPU       string        `env:"EXPORTER_PROCESS_CPU" envDefault:"process" help:"what an n8n process's CPU resource counts: process (every thread) or thread (its main JavaScript thread alone, read from /proc for every container, with the host's PID namespace; n8n 2.41 runs part of each execution on worker threads)"`
+	ProcessCPU       string        `env:"EXPORTER_PROCESS_CPU" envDefault:"thread" help:"what an n8n process's CPU resource counts: thread (its main JavaScript thread alone, read from /proc for every container, with the host's PID namespace, else the container's total; n8n 2.41 runs part of each execution on worker threads) or process (every thread)"`
 	DemandMin        int           `env:"EXPORTER_DEMAND_MIN_EXECUTIONS" envDefault:"30" help:"executions a demand window needs before CPU demands are published"`
 	Platform         string        `env:"EXPORTER_PLATFORM" envDefault:"auto" help:"docker, kubernetes, or auto (kubernetes inside a pod, else docker); outside a cluster kubernetes reads KUBECONFIG"`
 	KubeNamespace    string        `env:"EXPORTER_KUBE_NAMESPACE" help:"kubernetes: only this namespace; empty = all namespaces"`

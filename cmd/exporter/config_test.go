@@ -202,10 +202,10 @@ func TestConfigValidateOnlyChecks(t *testing.T) {
 	}
 }
 
-// EXPORTER_PROCESS_CPU is process unless set to thread, which reaches the
+// EXPORTER_PROCESS_CPU is thread unless set to process; it reaches the
 // CPU sampler; any other value names the variable.
 func TestConfigProcessCPU(t *testing.T) {
-	for in, want := range map[string]bool{"": false, "process": false, "thread": true} {
+	for in, want := range map[string]bool{"": true, "process": false, "thread": true} {
 		env := []string{}
 		if in != "" {
 			env = append(env, "EXPORTER_PROCESS_CPU="+in)
