@@ -34,7 +34,7 @@ func TestHistRunsRunnerTime(t *testing.T) {
 	}
 	// The other half of each execution waited for a slot: 1 s; none at 20.
 	if w, span, ok := h.runnerWait(5); !ok || w != time.Second || span != 30*time.Second {
-		t.Fatalf("limit 5: wait %v ok %v, want 1 s", w, ok)
+		t.Fatalf("limit 5: wait %v over %v ok %v, want 1 s over the 30 s window", w, span, ok)
 	}
 	if w, _, ok := h.runnerWait(20); !ok || w != 0 {
 		t.Fatalf("limit 20: wait %v ok %v, want 0", w, ok)
