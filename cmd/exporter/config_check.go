@@ -115,6 +115,8 @@ func (c Config) validateDurations(bad badFunc) {
 	}
 	if c.SampleWindow < 5*c.SampleInterval {
 		bad("EXPORTER_SAMPLE_WINDOW", "want at least 5 sample intervals")
+	} else if c.N8nInterval > 0 && c.SampleWindow < 2*c.N8nInterval {
+		bad("EXPORTER_SAMPLE_WINDOW", "want at least two of n8n's histogram reads (2 × EXPORTER_N8N_SAMPLE_INTERVAL, %s): regular mode's runner time is taken over it", 2*c.N8nInterval)
 	}
 	if c.DemandWindow < 5*c.SampleInterval {
 		bad("EXPORTER_DEMAND_WINDOW", "want at least 5 sample intervals")
