@@ -74,7 +74,8 @@ type cpuSampler struct {
 	procs    []topology.Process
 	internal map[string]bool // the IDs of the processes that launch a runner of their own; looked up for procs
 	tracker  demand.Tracker
-	from     string // the source of the counts in the tracker's window
+	from     string    // the source of the counts in the tracker's window
+	counted  time.Time // when from last counted
 	view     cpuView
 	// splits are the per-process counters of the internal hosts, by
 	// container name; only step uses them.
@@ -216,12 +217,21 @@ func (s *cpuSampler) newWindow() {
 }
 
 // track adds r to the window; a count from another source than the
-// window's starts a new window, since the two counters differ.
+// window's starts a new window, since the two counters differ. The
+// probes' count is the fallback for main's /metrics: while the window
+// counts from main and main last answered less than a Window ago, a
+// reading the probes counted is skipped, so that one slow answer from a
+// busy main does not drop every demand.
 func (s *cpuSampler) track(from string, r demand.Reading) {
-	if from != s.from {
+	switch {
+	case from == s.from:
+	case from == CountProbe && s.from == CountN8n && r.At.Sub(s.counted) < s.cfg.Window:
+		return
+	default:
 		s.newWindow()
+		s.from = from
 	}
-	s.from = from
+	s.counted = r.At
 	s.tracker.Add(r)
 }
 

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/brokerprobe"
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/capacity"
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/demand"
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/topology"
 	"github.com/prometheus/client_golang/prometheus/testutil"
 )
@@ -87,5 +89,32 @@ n8n_exporter_executions_source{source="n8n"} 1
 	col.cpu.step(context.Background(), time.Now())
 	if v := col.cpu.latest(); v.counted || v.source["executions"].Name != "" || v.waiting != errNotCounted.Error() {
 		t.Errorf("queue mode without Redis: %+v", v)
+	}
+}
+
+// A reading the probes counted while the window counts from main (one
+// slow answer from a busy main) is skipped: the window and its demand
+// stay. Main silent for a whole Window hands the window to the probes.
+func TestCountFallbackKeepsTheWindow(t *testing.T) {
+	s := New(Config{CPU: &CPUConfig{Interval: time.Second, Window: 10 * time.Second}}).cpu
+	at := time.Unix(1000, 0)
+	read := func(sec int, executions float64) demand.Reading {
+		return demand.Reading{At: at.Add(time.Duration(sec) * time.Second), Executions: executions,
+			CPU: map[string]float64{capacity.HostCPU: 0.5 * float64(sec)}}
+	}
+	for sec := 0; sec <= 20; sec++ {
+		s.track(CountN8n, read(sec, float64(10*sec)))
+	}
+	if _, ok, why := s.tracker.Last(); !ok {
+		t.Fatalf("no demand after 20 s of main's counts: %s", why)
+	}
+	s.track(CountProbe, read(21, 3))
+	if _, ok, _ := s.tracker.Last(); !ok || s.from != CountN8n {
+		t.Errorf("one probe-counted reading: window from %q, demand %v; want main's window and its demand", s.from, ok)
+	}
+	s.track(CountN8n, read(22, 220))
+	s.track(CountProbe, read(32, 5))
+	if _, ok, _ := s.tracker.Last(); ok || s.from != CountProbe {
+		t.Errorf("main silent for 10 s: window from %q, demand %v; want a new window from the probes", s.from, ok)
 	}
 }
