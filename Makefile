@@ -51,16 +51,12 @@ E2E_N8N ?= 2.41.1
 E2E_N8N_COMPAT ?= 2.23.2
 COMPAT_TESTS = TestRunnerLimitSetsThroughput|TestLabShapes|TestExporterTopology|TestExporterKeepsSecrets|TestProbeCountsWhatTheRunnerRuns|TestExperiments
 COMPAT_EXPERIMENTS = runner-limit:limit-5 shapes
-# threads checks the worker threads n8n 2.41 runs; the suite skips it on
-# an older n8n (E2E_N8N=2.23.2), where two of its three runs once lost a
-# request, a cause not found.
-E2E_SKIP = $(if $(filter 2.41.%,$(E2E_N8N)),,threads)
 # TestRunnerLimitSetsThroughput stays out of the full suite: it loads the
 # shape of runner-limit's limit-2 case (worker 15, limit 2, 20 VUs of 1 s
 # tasks), which the full suite checks within 3 % of the exporter's ceiling.
 COMPAT_ONLY = TestRunnerLimitSetsThroughput
 e2e: deps
-	$(TESTSUM) LAB_N8N_VERSION=$(E2E_N8N) E2E_EXPERIMENTS_SKIP='$(E2E_SKIP)' N8N_CEILING_E2E=1 $(GO) test -json -count=1 -v -timeout 60m \
+	$(TESTSUM) LAB_N8N_VERSION=$(E2E_N8N) N8N_CEILING_E2E=1 $(GO) test -json -count=1 -v -timeout 60m \
 	  -skip '^($(COMPAT_ONLY))$$' ./e2e/ | $(BIN)/testsum
 
 e2e-compat: deps
@@ -78,11 +74,11 @@ e2e-kube:
 # and highest, and how many runs passed. Each run's log, experiment results
 # and figures stay in out/repeat/<n>/.
 N ?= 3
-REPEAT_TESTS ?= TestRunnerLimitSetsThroughput|TestProbeCountsWhatTheRunnerRuns|TestSweepFindsTheCeiling|TestExperiments|TestTaskRequestWait|TestOtherWorkOnTheHost
+REPEAT_TESTS ?= TestRunnerLimitSetsThroughput|TestProbeCountsWhatTheRunnerRuns|TestSweepAndDashboards|TestExperiments|TestTaskRequestWait|TestOtherWorkOnTheHost
 e2e-repeat: deps
 	rm -rf out/repeat; rc=0; for i in $$(seq $(N)); do \
 	  mkdir -p out/repeat/$$i; echo "e2e-repeat: run $$i of $(N)"; \
-	  E2E_RESULTS=$(CURDIR)/out/repeat/$$i LAB_N8N_VERSION=$(E2E_N8N) E2E_EXPERIMENTS_SKIP='$(E2E_SKIP)' LAB_KEEP=1 N8N_CEILING_E2E=1 $(GO) test -count=1 -v -timeout 90m \
+	  E2E_RESULTS=$(CURDIR)/out/repeat/$$i LAB_N8N_VERSION=$(E2E_N8N) LAB_KEEP=1 N8N_CEILING_E2E=1 $(GO) test -count=1 -v -timeout 90m \
 	    -run '$(REPEAT_TESTS)' ./e2e/ >out/repeat/$$i/log 2>&1 || { rc=1; echo "e2e-repeat: run $$i failed (out/repeat/$$i/log)"; }; \
 	done; \
 	$(GO) run ./e2e/repeat/cmd out/repeat/* || rc=1; bash $(LAB)/down.sh >/dev/null; exit $$rc

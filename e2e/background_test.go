@@ -24,8 +24,12 @@ import (
 //   - the hog stopped, 3 VUs of 1 s tasks again: the runner slots bind,
 //     the ceiling is within 3 % of the one with the hog, and the
 //     background reads under 0.3 of a core.
+//
+// The exporter's windows are 15 s (LAB_WINDOW) and each load runs 15 s
+// after a 5 s warm-up, so each reading holds that load alone: the hog's
+// whole, or none of it.
 func TestOtherWorkOnTheHost(t *testing.T) {
-	eps := upLab(t, map[string]string{"LAB_WORKER_CONCURRENCY": "15", "LAB_RUNNER_LIMITS": "5", "LAB_PROBE": "1"})
+	eps := upLab(t, map[string]string{"LAB_WORKER_CONCURRENCY": "15", "LAB_RUNNER_LIMITS": "5", "LAB_PROBE": "1", "LAB_WINDOW": "15s"})
 	hook, metrics := must(t, eps, "webhook"), must(t, eps, "exporter-metrics")
 	hog := startHog(t)
 	busy := lightLoad(t, hook, metrics, "hog")
@@ -35,7 +39,7 @@ func TestOtherWorkOnTheHost(t *testing.T) {
 		t.Errorf("background %.2f cores with a one-core hog, want 1 ± 0.3", background)
 	}
 
-	res := lab.ClosedLoop(context.Background(), hook, lab.BenchBody(0, 0), 24, 10*time.Second, 35*time.Second)
+	res := lab.ClosedLoop(context.Background(), hook, lab.BenchBody(0, 0), 24, 5*time.Second, 15*time.Second)
 	s := scrapeURL(t, metrics)
 	ceiling := s.one(t, "n8n_cluster_ceiling_executions_per_second")
 	ratio := res.PerSec / ceiling
@@ -61,13 +65,13 @@ func TestOtherWorkOnTheHost(t *testing.T) {
 	}
 }
 
-// lightLoad runs 3 VUs of 1 s tasks for 35 s, checks that none failed and
+// lightLoad runs 3 VUs of 1 s tasks for 15 s after a 5 s warm-up, checks that none failed and
 // that the runner slots bind, and returns the exporter's reading at its
 // end. It logs cpu:host's ceiling beside what counting the background as
 // n8n's demand would have made it.
 func lightLoad(t *testing.T, hook, metrics, tag string) scrape {
 	t.Helper()
-	res := lab.ClosedLoop(context.Background(), hook, lab.BenchBody(1000, 0), 3, 5*time.Second, 35*time.Second)
+	res := lab.ClosedLoop(context.Background(), hook, lab.BenchBody(1000, 0), 3, 5*time.Second, 15*time.Second)
 	s := scrapeURL(t, metrics)
 	host := []string{"resource", "cpu:host"}
 	m, d, b := s.one(t, "n8n_resource_servers", host...), s.one(t, "n8n_resource_demand_seconds", host...), s.one(t, "n8n_resource_background_servers", host...)

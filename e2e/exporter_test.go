@@ -144,9 +144,10 @@ func TestExporterQueueDepth(t *testing.T) {
 }
 
 // TestExporterKeepsSecrets: no secret of the lab reaches /metrics, / or the
-// exporter's log, and no metric name is one that n8n itself serves.
+// exporter's log, and no metric name is one that n8n itself serves. Its
+// lab is the test before's with the probe added.
 func TestExporterKeepsSecrets(t *testing.T) {
-	eps := upLab(t, map[string]string{"LAB_PROBE": "1", "LAB_RUNNER_LIMITS": "5"})
+	eps := upLab(t, map[string]string{"LAB_PROBE": "1", "LAB_WORKER_CONCURRENCY": "15", "LAB_RUNNER_LIMITS": "10"})
 	metricsURL := must(t, eps, "exporter-metrics")
 	lab.ClosedLoop(context.Background(), must(t, eps, "webhook"), lab.BenchBody(200, 0), 5, 0, 3*time.Second)
 	base := strings.TrimSuffix(metricsURL, "metrics")

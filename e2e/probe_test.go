@@ -21,15 +21,15 @@ func TestProbeCountsWhatTheRunnerRuns(t *testing.T) {
 	for _, limit := range []int{5} {
 		env := map[string]string{"LAB_WORKER_CONCURRENCY": "15", "LAB_RUNNER_LIMITS": strconv.Itoa(limit)}
 		eps := upLab(t, env)
-		direct := lab.ClosedLoop(context.Background(), must(t, eps, "webhook"), lab.BenchBody(1000, 0), 20, 10*time.Second, 30*time.Second)
+		direct := lab.ClosedLoop(context.Background(), must(t, eps, "webhook"), lab.BenchBody(1000, 0), 20, 5*time.Second, 30*time.Second)
 
 		env["LAB_PROBE"] = "1"
 		eps = upLab(t, env)
 		metrics := must(t, eps, "probe-metrics-1")
 		ctx, cancel := context.WithCancel(context.Background())
-		samples := sampleRunning(ctx, metrics, 12*time.Second, time.Second)
+		samples := sampleRunning(ctx, metrics, 7*time.Second, time.Second)
 		before := scrapeURL(t, metrics)
-		via := lab.ClosedLoop(context.Background(), must(t, eps, "webhook"), lab.BenchBody(1000, 0), 20, 10*time.Second, 30*time.Second)
+		via := lab.ClosedLoop(context.Background(), must(t, eps, "webhook"), lab.BenchBody(1000, 0), 20, 5*time.Second, 30*time.Second)
 		after := scrapeURL(t, metrics)
 		cancel()
 		running := <-samples

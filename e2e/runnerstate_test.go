@@ -40,6 +40,16 @@ func (rs stateReadings) since(t time.Time) stateReadings {
 	return nil
 }
 
+// before are the readings before t.
+func (rs stateReadings) before(t time.Time) stateReadings {
+	for i, r := range rs {
+		if !r.at.Before(t) {
+			return rs[:i]
+		}
+	}
+	return rs
+}
+
 // pollState reads n8n_worker_runner_state every interval until ctx ends,
 // and sends the readings: the state whose series is 1, stamped when the
 // scrape answered.
@@ -84,14 +94,16 @@ func underLoad(webhook string) (stop func()) {
 // its websocket still open) while it runs a task. The probe sees a
 // connected runner holding work that sends nothing, so the state is
 // unresponsive once the silence passes its offer validity (n8n: 5 to
-// 5.5 s) plus the 1 s task time, before a request sent at the freeze could
-// time out (8 s), and it never reads no_runner.
+// 5.5 s) plus the recent mean task time, 1 s, before a request sent at
+// the freeze could time out (8 s), and it never reads no_runner. It runs
+// first on its lab: the probe's 30 s task mean then holds only the 1 s
+// tasks of its own load (a longer task there would push the state past
+// the timeout).
 func runnerFrozen(t *testing.T, metrics, webhook string) {
 	const timeout = 8 * time.Second
-	time.Sleep(timeout + 2*time.Second) // the 6-VU requests end or time out
 	stop := underLoad(webhook)
 	defer stop()
-	time.Sleep(35 * time.Second) // the probe's 30 s task mean holds only 1 s tasks
+	time.Sleep(5 * time.Second) // a few 1 s tasks done: the probe's mean is theirs
 	ctx, cancel := context.WithCancel(context.Background())
 	states := pollState(ctx, metrics, 250*time.Millisecond)
 	time.Sleep(2 * time.Second)
@@ -120,7 +132,8 @@ func runnerFrozen(t *testing.T, metrics, webhook string) {
 
 // runnerStopped: the runner's container is stopped under load. Its
 // websocket closes, so the state is no_runner within 5 s, whatever it read
-// before; the runner is started again for the tests after this one.
+// before; the runner is started again, and runnerStopped returns once the
+// state reads ok.
 func runnerStopped(t *testing.T, metrics, webhook string) {
 	time.Sleep(5 * time.Second) // the frozen task's requests end
 	stop := underLoad(webhook)
@@ -129,11 +142,21 @@ func runnerStopped(t *testing.T, metrics, webhook string) {
 	ctx, cancel := context.WithCancel(context.Background())
 	states := pollState(ctx, metrics, 250*time.Millisecond)
 	stopped := time.Now()
+	started := false
+	defer func() {
+		if !started {
+			docker(t, "start", labRunner)
+		}
+	}()
 	docker(t, "stop", "-t", "5", labRunner)
-	defer docker(t, "start", labRunner)
 	time.Sleep(6 * time.Second)
+	restart := time.Now()
+	docker(t, "start", labRunner)
+	started = true
+	stop()
+	waitState(t, metrics, collector.RunnerOK, time.Minute)
 	cancel()
-	after := (<-states).since(stopped)
+	after := (<-states).since(stopped).before(restart)
 	at := after.first(string(collector.RunnerNone))
 	t.Logf("stopped: runner state no_runner %v after docker stop began", at.Sub(stopped).Round(time.Millisecond))
 	if at.IsZero() || at.Sub(stopped) > 5*time.Second {
@@ -147,4 +170,23 @@ func runnerStopped(t *testing.T, metrics, webhook string) {
 			}
 		}
 	}
+}
+
+// waitState polls n8n_worker_runner_state until it reads want, and fails
+// the test at the timeout.
+func waitState(t *testing.T, metrics string, want collector.RunnerState, timeout time.Duration) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	for ctx.Err() == nil {
+		if s, err := fetchScrape(metrics); err == nil {
+			for _, x := range s.find("n8n_worker_runner_state") {
+				if x.value == 1 && x.labels["state"] == string(want) {
+					return
+				}
+			}
+		}
+		time.Sleep(250 * time.Millisecond)
+	}
+	t.Fatalf("runner state never read %s within %v", want, timeout)
 }

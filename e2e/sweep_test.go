@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/n8n-ceiling/n8n-ceiling/internal/headless"
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/comparison"
@@ -50,22 +51,50 @@ func runToolIn(t *testing.T, dir, bin string, args ...string) (int, string) {
 	return -1, ""
 }
 
-// TestSweepFindsTheCeiling: a closed sweep over 5, 10 and 20 VUs against
-// runner limit 5 and worker 15, with 1 s tasks. Throughput climbs to about
-// 5/s and stops there; the knee is the lowest step already on that plateau.
-func TestSweepFindsTheCeiling(t *testing.T) {
-	eps := upLab(t, map[string]string{"LAB_WORKER_CONCURRENCY": "15", "LAB_RUNNER_LIMITS": "5", "LAB_PROBE": "1"})
+// TestSweepAndDashboards: a closed sweep over 3, 6 and 12 VUs against
+// runner limit 5 and worker 15, with 1 s tasks, while Debian's Prometheus
+// scrapes the lab's exporter, probes, n8n and the sweep every second.
+//   - Throughput climbs to about 5/s and stops there; the knee is the
+//     lowest step already on that plateau.
+//   - Every dashboard panel and recorded rule returns data over the run
+//     (checkPanels).
+//
+// Each step is 12 s after a 3 s warm-up: at 12 VUs one cycle is about
+// 2.4 s, so every VU passes at least four times and loadctl counts whole
+// cycles; the slots' ceiling, 5 ÷ the probe's task time, holds at any
+// step length.
+func TestSweepAndDashboards(t *testing.T) {
+	eps := upLab(t, map[string]string{"LAB_PROBE": "1", "LAB_RUNNER_MEMORY": "2g", "LAB_WORKER_CONCURRENCY": "15", "LAB_RUNNER_LIMITS": "5"})
+	promBin, err := exec.LookPath("prometheus")
+	if err != nil {
+		t.Fatal("prometheus not found: install the Debian package prometheus (make deps does)")
+	}
 	loadctl := buildTool(t, "cmd/loadctl")
+	loadAddr := freeAddr(t)
+	targets := scrapeTargets(t, eps, loadAddr)
+	prom := startPrometheus(t, promBin, targets)
+	prom.waitUp(t, len(targets)-1) // all but loadctl, which serves only during the sweep
+
 	dir := t.TempDir()
 	result, report := filepath.Join(dir, "result.json"), filepath.Join(dir, "report.html")
-	code, out := runTool(t, loadctl, "sweep", "--url", must(t, eps, "webhook"), "--vus", "5,10,20",
-		"--step", "20s", "--warmup", "4s", "--set", "sleep_ms=1000", "--check", "ok==true",
-		"--exporter", must(t, eps, "exporter-metrics"), "--metrics-listen", "",
+	start := time.Now()
+	code, out := runTool(t, loadctl, "sweep", "--url", must(t, eps, "webhook"), "--vus", "3,6,12",
+		"--step", "12s", "--warmup", "3s", "--set", "sleep_ms=1000", "--check", "ok==true",
+		"--exporter", must(t, eps, "exporter-metrics"), "--metrics-listen", loadAddr,
 		"--out", result, "--report", report, "--threshold", "fail_rate<0.05", "--quiet")
+	end := time.Now()
 	t.Logf("loadctl sweep exit %d:\n%s", code, out)
 	if code != 0 {
 		t.Fatalf("sweep exit %d, want 0 (thresholds pass)", code)
 	}
+	checkSweep(t, loadctl, result, report)
+	checkPanels(t, prom, start, end)
+}
+
+// checkSweep: the saved sweep found the ceiling of runner limit 5 and its
+// knee, its thresholds apply to the saved run, and its report renders.
+func checkSweep(t *testing.T, loadctl, result, report string) {
+	t.Helper()
 	res := readResult(t, result)
 	ceiling := 5 / measuredTaskSeconds
 	best := 0.0

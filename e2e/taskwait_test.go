@@ -31,11 +31,13 @@ const taskSeconds = 3 + measuredTaskSeconds - 1
 //     evaluating the shipped rules every second, fires
 //     N8nTaskRequestsWillTimeOut before the closed loop sees its first
 //     failure, and the worker's runner state reads at_capacity first.
-//   - The causes that are not capacity, on the same lab under 1 s tasks
-//     (runnerFrozen, runnerStopped).
+//   - First, the causes that are not capacity, on the same lab under 1 s
+//     tasks (runnerFrozen, runnerStopped).
 func TestTaskRequestWait(t *testing.T) {
 	eps := upLab(t, map[string]string{"LAB_PROBE": "1", "LAB_WORKER_CONCURRENCY": "10", "LAB_RUNNER_LIMITS": "1", "LAB_TASK_REQUEST_TIMEOUT": "8"})
 	metrics, webhook := must(t, eps, "exporter-metrics"), must(t, eps, "webhook")
+	runnerFrozen(t, metrics, webhook)
+	runnerStopped(t, metrics, webhook)
 	body := lab.BenchBody(3000, 0)
 	const warmup, window = 10 * time.Second, 30 * time.Second
 
@@ -89,8 +91,6 @@ func TestTaskRequestWait(t *testing.T) {
 	if capacity.IsZero() || !capacity.Before(res.FirstFailed) {
 		t.Errorf("runner state at_capacity at %v, want before the first failure (%v)", capacity.Sub(start), res.FirstFailed.Sub(start))
 	}
-	runnerFrozen(t, metrics, webhook)
-	runnerStopped(t, metrics, webhook)
 }
 
 // pollWait reads n8n_worker_task_request_wait_seconds every second after
