@@ -67,10 +67,10 @@ func TestOtherWorkOnTheHost(t *testing.T) {
 	}
 }
 
-// lightLoad runs 3 VUs of 1 s tasks for 15 s after warmup, checks that none failed and
-// that the runner slots bind, and returns the exporter's reading at its
-// end. It logs cpu:host's ceiling beside what counting the background as
-// n8n's demand would have made it.
+// lightLoad runs 3 VUs of 1 s tasks for 15 s after warmup, checks that
+// none failed and that the runner slots bind, and returns the exporter's
+// reading at its end. It logs cpu:host's ceiling beside what counting the
+// background as n8n's demand would have made it.
 func lightLoad(t *testing.T, hook, metrics, tag string, warmup time.Duration) scrape {
 	t.Helper()
 	res := lab.ClosedLoop(context.Background(), hook, lab.BenchBody(1000, 0), 3, warmup, 15*time.Second)

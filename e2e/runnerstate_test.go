@@ -96,9 +96,9 @@ func underLoad(webhook string) (stop func()) {
 // unresponsive once the silence passes its offer validity (n8n: 5 to
 // 5.5 s) plus the recent mean task time, 1 s, before a request sent at
 // the freeze could time out (8 s), and it never reads no_runner. It runs
-// first on its lab: the probe's 30 s task mean then holds only the 1 s
-// tasks of its own load (a longer task there would push the state past
-// the timeout).
+// before its lab's 3 s tasks: the probe's 30 s task mean then holds 1 s
+// tasks alone (a longer task there would push the state past the
+// timeout).
 func runnerFrozen(t *testing.T, metrics, webhook string) {
 	const timeout = 8 * time.Second
 	stop := underLoad(webhook)
