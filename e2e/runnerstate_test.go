@@ -50,6 +50,22 @@ func (rs stateReadings) before(t time.Time) stateReadings {
 	return rs
 }
 
+// readState is the worker's runner state one scrape of metrics reads: the
+// state whose n8n_worker_runner_state series is 1 ("" when none is, or the
+// scrape failed).
+func readState(metrics string) string {
+	s, err := fetchScrape(metrics)
+	if err != nil {
+		return ""
+	}
+	for _, x := range s.find("n8n_worker_runner_state") {
+		if x.value == 1 {
+			return x.labels["state"]
+		}
+	}
+	return ""
+}
+
 // pollState reads n8n_worker_runner_state every interval until ctx ends,
 // and sends the readings: the state whose series is 1, stamped when the
 // scrape answered.
@@ -61,12 +77,8 @@ func pollState(ctx context.Context, metrics string, every time.Duration) <-chan 
 		tick := time.NewTicker(every)
 		defer tick.Stop()
 		for {
-			if s, err := fetchScrape(metrics); err == nil {
-				for _, x := range s.find("n8n_worker_runner_state") {
-					if x.value == 1 {
-						got = append(got, stateReading{at: time.Now(), state: x.labels["state"]})
-					}
-				}
+			if state := readState(metrics); state != "" {
+				got = append(got, stateReading{at: time.Now(), state: state})
 			}
 			select {
 			case <-ctx.Done():
@@ -179,12 +191,8 @@ func waitState(t *testing.T, metrics string, want collector.RunnerState, timeout
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	for ctx.Err() == nil {
-		if s, err := fetchScrape(metrics); err == nil {
-			for _, x := range s.find("n8n_worker_runner_state") {
-				if x.value == 1 && x.labels["state"] == string(want) {
-					return
-				}
-			}
+		if readState(metrics) == string(want) {
+			return
 		}
 		time.Sleep(250 * time.Millisecond)
 	}
