@@ -26,15 +26,16 @@ import (
 //     background reads under 0.3 of a core.
 //
 // The exporter's windows are 15 s (LAB_WINDOW) and each load runs 15 s
-// after a warm-up, so each reading holds that load alone: the hog's
-// whole, or none of it. The warm-up is 5 s, and 20 s after the 0 ms
-// tasks: the probe's task time is a 30 s mean, and a mean that still
-// holds them puts the runner slots' ceiling above the worker's.
+// after a 5 s warm-up, so each reading holds that load alone: the hog's
+// whole, or none of it. The probe's task mean spans the same 15 s, so
+// after the 0 ms tasks it holds the 1 s tasks alone (a mean that still
+// held the 0 ms tasks would put the runner slots' ceiling above the
+// worker's).
 func TestOtherWorkOnTheHost(t *testing.T) {
 	eps := upLab(t, map[string]string{"LAB_WORKER_CONCURRENCY": "15", "LAB_RUNNER_LIMITS": "5", "LAB_PROBE": "1", "LAB_WINDOW": "15s"})
 	hook, metrics := must(t, eps, "webhook"), must(t, eps, "exporter-metrics")
 	hog := startHog(t)
-	busy := lightLoad(t, hook, metrics, "hog", 5*time.Second)
+	busy := lightLoad(t, hook, metrics, "hog")
 	background := busy.one(t, "n8n_resource_background_servers", "resource", "cpu:host")
 	figure(t, "background with the hog, cores", "1 ± 0.3", background, math.Abs(background-1) <= 0.3)
 	if math.Abs(background-1) > 0.3 {
@@ -53,7 +54,7 @@ func TestOtherWorkOnTheHost(t *testing.T) {
 	}
 
 	stopHog(t, hog)
-	quiet := lightLoad(t, hook, metrics, "hog stopped", 20*time.Second)
+	quiet := lightLoad(t, hook, metrics, "hog stopped")
 	withHog, without := busy.one(t, "n8n_cluster_ceiling_executions_per_second"), quiet.one(t, "n8n_cluster_ceiling_executions_per_second")
 	moved := math.Abs(withHog-without) / without
 	figure(t, "light load: ceiling with the hog ÷ without, off 1", "≤ 0.03", moved, moved <= 0.03)
@@ -67,13 +68,13 @@ func TestOtherWorkOnTheHost(t *testing.T) {
 	}
 }
 
-// lightLoad runs 3 VUs of 1 s tasks for 15 s after warmup, checks that
+// lightLoad runs 3 VUs of 1 s tasks for 15 s after 5 s, checks that
 // none failed and that the runner slots bind, and returns the exporter's
 // reading at its end. It logs cpu:host's ceiling beside what counting the
 // background as n8n's demand would have made it.
-func lightLoad(t *testing.T, hook, metrics, tag string, warmup time.Duration) scrape {
+func lightLoad(t *testing.T, hook, metrics, tag string) scrape {
 	t.Helper()
-	res := lab.ClosedLoop(context.Background(), hook, lab.BenchBody(1000, 0), 3, warmup, 15*time.Second)
+	res := lab.ClosedLoop(context.Background(), hook, lab.BenchBody(1000, 0), 3, 5*time.Second, 15*time.Second)
 	s := scrapeURL(t, metrics)
 	host := []string{"resource", "cpu:host"}
 	m, d, b := s.one(t, "n8n_resource_servers", host...), s.one(t, "n8n_resource_demand_seconds", host...), s.one(t, "n8n_resource_background_servers", host...)

@@ -25,7 +25,8 @@ func collect(errs *[]error) badFunc {
 }
 
 // derive fills the fields built from the settings: the probes with their
-// heartbeat, and the logger's level and format.
+// heartbeat and task window (the demand window), and the logger's level
+// and format.
 func (c *Config) derive() error {
 	var errs []error
 	bad := collect(&errs)
@@ -39,6 +40,7 @@ func (c *Config) derive() error {
 	}
 	for i := range probes {
 		probes[i].HeartbeatInterval = heartbeat
+		probes[i].TaskWindow = c.SampleWindow
 	}
 	c.probes = probes
 	c.logLevel, c.logFormat = promslog.NewLevel(), promslog.NewFormat()

@@ -68,7 +68,7 @@ func buildCollector(ctx context.Context, cfg Config, logger *slog.Logger, probes
 	cc := collector.Config{Platform: pl.discoverer, PlatformName: pl.name, Memory: pl.memory, ScrapeProbes: pl.scrapeProbes,
 		N8nMetricsURL: cfg.N8nMetricsURL, ServiceTime: cfg.ServiceTime, Timeout: cfg.SourceTimeout, Logger: logger}
 	cc.ScrapeTimeout, cc.ScrapeTimeoutOffset, cc.N8nSampleInterval = cfg.ScrapeTimeout, cfg.ScrapeOffset, cfg.N8nInterval
-	cc.N8nWindow = cfg.SampleWindow
+	cc.Window = cfg.SampleWindow
 	for i, p := range probes {
 		cc.Probes = append(cc.Probes, collector.Probe{Config: cfg.probes[i], Stats: p})
 	}

@@ -118,7 +118,7 @@ func playState(c *connState, now time.Time, script string) time.Time {
 // is running when the accept-timeout cancel passes. It ends there, as an
 // accept timeout, and the runner frees it silently.
 func TestAcceptTimeoutCrossingTheAnswer(t *testing.T) {
-	tl := newTally("test")
+	tl := newTally("test", 0)
 	now := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
 	c := newConnState("r", now, tl)
 	now = playState(c, now, `R{"type":"runner:taskoffer","taskType":"javascript","offerId":"o1","validFor":5000}
@@ -139,7 +139,7 @@ B{"type":"broker:taskcancel","taskId":"t1","reason":"Acknowledgement window elap
 // outcome: it is not counted again, and a cancel of a running task for
 // any other reason is still a cancel.
 func TestLateAnswersCountOnce(t *testing.T) {
-	tl := newTally("test")
+	tl := newTally("test", 0)
 	now := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
 	c := newConnState("r", now, tl)
 	now = playState(c, now, `B{"type":"broker:taskofferaccept","taskId":"t1","offerId":"o1"}

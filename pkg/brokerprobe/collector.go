@@ -92,7 +92,7 @@ type Stats struct {
 	Unresponsive                           int // runner connections silent while holding work (ConnInfo.Unresponsive)
 	TasksDone                              uint64
 	TasksFailed                            uint64        // runner:taskerror plus tasks lost with their connection
-	RecentTaskMean                         time.Duration // mean accept→done/error of the tasks that ended in the last 30 s, else in the last 5 min (at most the last 1000); 0 if none
+	RecentTaskMean                         time.Duration // mean accept→done/error of the tasks that ended within Config.TaskWindow (default 30 s), else in the last 5 min (at most the last 1000); 0 if none
 	RecentTaskCount                        int
 	// The broker's interventions since the probe started: tasks it
 	// cancelled because the runner missed N8N_RUNNERS_TASK_ACCEPT_TIMEOUT,

@@ -21,6 +21,10 @@ type Config struct {
 	// sends no byte, or takes none, for two intervals is cut. Set shorter
 	// than the broker's, it cuts idle runners the broker would keep.
 	HeartbeatInterval time.Duration
+	// TaskWindow is how far back the recent task mean reaches while tasks
+	// end (0: RecentFresh). The exporter sets its demand window, so the
+	// task time and the CPU demands cover the same seconds.
+	TaskWindow time.Duration
 }
 
 // DefaultHeartbeatInterval is n8n's default N8N_RUNNERS_HEARTBEAT_INTERVAL.

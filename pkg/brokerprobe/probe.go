@@ -47,7 +47,7 @@ func New(cfg Config, logger *slog.Logger) (*Probe, error) {
 		cfg:       cfg,
 		log:       logger.With("probe", cfg.Name),
 		upstream:  up,
-		tally:     newTally(cfg.Name),
+		tally:     newTally(cfg.Name, cfg.TaskWindow),
 		deadlines: relayDeadlines(cfg.heartbeat()),
 		descs:     newDescs(cfg.Name),
 		now:       time.Now,

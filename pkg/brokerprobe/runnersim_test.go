@@ -256,7 +256,7 @@ func TestSimulatedBlockedRunner(t *testing.T) {
 
 func simulate(t *testing.T, rng *rand.Rand, limit, tasks int, maxCPU, latency time.Duration) {
 	t0 := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
-	tl := newTally("sim")
+	tl := newTally("sim", 0)
 	w := &simWire{c: newConnState("sim", t0, tl), now: t0, rng: rng, latency: latency}
 	w.runner = &simRunner{rng: rng, max: limit, offers: map[string]time.Time{}, tasks: map[string]bool{},
 		cpu: func() time.Duration { return time.Duration(rng.Int64N(int64(maxCPU))) + time.Millisecond }}

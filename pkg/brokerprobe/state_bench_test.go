@@ -16,7 +16,7 @@ func BenchmarkOpenOffers(b *testing.B) {
 	for _, n := range []int{100, 1000, 10000} {
 		b.Run(fmt.Sprintf("open=%d", n), func(b *testing.B) {
 			now := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
-			c := newConnState("bench", now, newTally("bench"))
+			c := newConnState("bench", now, newTally("bench", 0))
 			ids := make([]string, n+b.N)
 			for i := range ids {
 				ids[i] = "o" + strconv.Itoa(i)

@@ -23,7 +23,7 @@ func FuzzConnState(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, script []byte) {
 		now := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
-		tl := newTally("fuzz")
+		tl := newTally("fuzz", 0)
 		c := newConnState("fuzz", now, tl)
 		var m connModel
 		for line := range bytes.SplitSeq(script, []byte("\n")) {

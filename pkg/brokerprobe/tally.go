@@ -1,6 +1,7 @@
 package brokerprobe
 
 import (
+	"cmp"
 	"strings"
 	"sync"
 	"time"
@@ -105,7 +106,9 @@ type tally struct {
 	recent recentWindow
 }
 
-func newTally(probe string) *tally {
+// newTally builds the counters of one probe; fresh is the recent mean's
+// window while tasks end (0: RecentFresh).
+func newTally(probe string, fresh time.Duration) *tally {
 	l := prometheus.Labels{"probe": probe}
 	opts := func(name, help string) prometheus.CounterOpts {
 		return prometheus.CounterOpts{Name: name, Help: help, ConstLabels: l}
@@ -128,7 +131,7 @@ func newTally(probe string) *tally {
 		ConstLabels: l,
 		Buckets:     durationBuckets,
 	})
-	t := &tally{parseErrors: parseErrors, drains: drains, duration: duration,
+	t := &tally{parseErrors: parseErrors, drains: drains, duration: duration, recent: recentWindow{fresh: cmp.Or(fresh, RecentFresh)},
 		metrics: []prometheus.Collector{frames, parseErrors, tasks, rejections, closes, drains, duration}}
 	for i, v := range directionLabels {
 		t.frames[i] = frames.WithLabelValues(v)
@@ -207,16 +210,17 @@ func (t *tally) collect(ch chan<- prometheus.Metric) {
 
 // recentWindow keeps the last recentMax task durations so the mean follows
 // the current load rather than the probe's whole life: the tasks that
-// ended in the last RecentFresh (the exporter's demand window is as long),
+// ended in the last fresh (RecentFresh, or the exporter's demand window),
 // else, after a quiet stretch, those of the last RecentAge. Each task's
 // time is measured whole, so a few tasks give the exact mean of what ran:
 // a workload that changes (1 s tasks, then 15 s ones) shows its own mean
-// once RecentFresh has passed since its first task ended, not a blend for
+// once fresh has passed since its first task ended, not a blend for
 // minutes.
 const (
 	recentMax = 1000
 	// RecentFresh and RecentAge are the two windows of the task mean; the
-	// exporter's reads of a probe sidecar's histogram use the same.
+	// exporter's reads of a probe sidecar's histogram use the same, with
+	// its demand window in place of RecentFresh.
 	RecentFresh = 30 * time.Second
 	RecentAge   = 5 * time.Minute
 )
@@ -227,9 +231,10 @@ type recentSample struct {
 }
 
 type recentWindow struct {
-	ring [recentMax]recentSample
-	next int
-	n    int
+	fresh time.Duration
+	ring  [recentMax]recentSample
+	next  int
+	n     int
 }
 
 func (w *recentWindow) add(at time.Time, d time.Duration) {
@@ -238,10 +243,10 @@ func (w *recentWindow) add(at time.Time, d time.Duration) {
 	w.n = min(w.n+1, recentMax)
 }
 
-// mean averages the samples no older than RecentFresh when there are
-// any, else those no older than RecentAge.
+// mean averages the samples no older than fresh when there are any, else
+// those no older than RecentAge.
 func (w *recentWindow) mean(now time.Time) (time.Duration, int) {
-	sum, count := w.since(now, RecentFresh)
+	sum, count := w.since(now, w.fresh)
 	if count == 0 {
 		sum, count = w.since(now, RecentAge)
 	}

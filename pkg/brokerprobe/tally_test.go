@@ -10,7 +10,7 @@ import (
 // The recent mean follows the last tasks, not the probe's whole life: the
 // last 30 s when tasks ended in them, else the last five minutes.
 func TestRecentTaskMeanIsAWindow(t *testing.T) {
-	tl := newTally("test")
+	tl := newTally("test", 0)
 	t0 := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
 	for range 10 {
 		tl.finish(outcomeDone, 3*time.Second, t0)
@@ -40,7 +40,7 @@ func TestRecentTaskMeanIsAWindow(t *testing.T) {
 }
 
 func TestDurationBucketsAreUpperInclusive(t *testing.T) {
-	tl := newTally("test")
+	tl := newTally("test", 0)
 	now := time.Now()
 	for _, d := range []time.Duration{10 * time.Millisecond, 1500 * time.Millisecond, 1501 * time.Millisecond, time.Hour} {
 		tl.finish(outcomeDone, d, now)
@@ -63,7 +63,7 @@ func TestDurationBucketsAreUpperInclusive(t *testing.T) {
 // shows 15 s once its first tasks are 30 s old, not a blend of the last
 // five minutes (1.4 s here, a ceiling ten times too high).
 func TestRecentTaskMeanFollowsAChangedWorkload(t *testing.T) {
-	tl := newTally("test")
+	tl := newTally("test", 0)
 	t0 := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
 	for i := range 100 {
 		tl.finish(outcomeDone, time.Second, t0.Add(time.Duration(i)*time.Second/5))
@@ -80,4 +80,28 @@ func TestRecentTaskMeanFollowsAChangedWorkload(t *testing.T) {
 	if mean, n := tl.recentMean(first.Add(27 * time.Second)); mean != 15*time.Second || n != 10 {
 		t.Fatalf("after the switch: %v over %d, want 15s over the 10 tasks of the last 30 s", mean, n)
 	}
+}
+
+// A probe given a demand window of 15 s means the tasks of those 15 s
+// alone: a workload that changed 20 s ago shows only its new tasks.
+func TestRecentTaskMeanFollowsTheWindowGiven(t *testing.T) {
+	t0 := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+	tl := newTallyWith(t0, 15*time.Second)
+	at := t0.Add(20 * time.Second)
+	tl.finish(outcomeDone, 10*time.Millisecond, at)
+	if mean, n := tl.recentMean(at); mean != 10*time.Millisecond || n != 1 {
+		t.Fatalf("15 s window, 1 s tasks 20 s ago: %v over %d, want the new task alone", mean, n)
+	}
+	if mean, n := newTallyWith(t0, 0).recentMean(at); mean != time.Second || n != 10 {
+		t.Fatalf("default window: %v over %d, want the 1 s tasks of the last 30 s", mean, n)
+	}
+}
+
+// newTallyWith is a tally of ten 1 s tasks that ended at t0.
+func newTallyWith(t0 time.Time, fresh time.Duration) *tally {
+	tl := newTally("test", fresh)
+	for range 10 {
+		tl.finish(outcomeDone, time.Second, t0)
+	}
+	return tl
 }

@@ -51,7 +51,7 @@ R{"type":"runner:taskaccepted","taskId":"t2"}`, 1)
 // unresponsive before n8n's accept timeout cancels it.
 func TestUnresponsiveRunnerNeverAnswers(t *testing.T) {
 	now := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
-	c := newConnState("r", now, newTally("test"))
+	c := newConnState("r", now, newTally("test", 0))
 	now = playState(c, now, `R{"type":"runner:taskoffer","taskType":"javascript","offerId":"o1","validFor":5000}
 +4000
 B{"type":"broker:taskofferaccept","taskId":"t1","offerId":"o1"}

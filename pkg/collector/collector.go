@@ -72,10 +72,11 @@ type Config struct {
 	// N8nSampleInterval spaces the background reads of n8n's histogram
 	// (default 5s).
 	N8nSampleInterval time.Duration
-	// N8nWindow spans the reads of n8n's histogram that the regular-mode
-	// runner time is taken over (default 30s; the exporter's
-	// EXPORTER_SAMPLE_WINDOW, as the job time's in queue mode).
-	N8nWindow time.Duration
+	// Window is the demand window (the exporter's EXPORTER_SAMPLE_WINDOW,
+	// as the job time's and the CPU demands'): the reads of n8n's histogram
+	// that the regular-mode runner time is taken over, and the probe
+	// sidecars' task mean while tasks end (default 30s).
+	Window time.Duration
 	// CPU turns on the CPU demands (nil: off); Run samples them in the
 	// background.
 	CPU *CPUConfig
@@ -110,12 +111,12 @@ func New(cfg Config) *Collector {
 	cfg.N8nSampleInterval = cmp.Or(max(0, cfg.N8nSampleInterval), 5*time.Second)
 	c := &Collector{cfg: cfg, probeNodes: probeNodes(cfg.Probes, cfg.Logger)}
 	if cfg.ScrapeProbes {
-		c.remote = &remoteProbes{client: &http.Client{Timeout: cfg.Timeout}}
+		c.remote = &remoteProbes{client: &http.Client{Timeout: cfg.Timeout}, fresh: cfg.Window}
 	}
 	probes := len(cfg.Probes) > 0 || cfg.ScrapeProbes
 	// With probes the runner's past saturation is unknown, so n8n's
 	// all-time mean is not trusted; only deltas judged clean are.
-	c.n8n = newN8nSampler(&http.Client{Timeout: cfg.Timeout}, probes, cfg.N8nMetricsURL, cfg.N8nWindow)
+	c.n8n = newN8nSampler(&http.Client{Timeout: cfg.Timeout}, probes, cfg.N8nMetricsURL, cfg.Window)
 	if cfg.CPU != nil {
 		c.count = &executionCounter{redis: cfg.CPU.Executions, c: c}
 		c.cpu = newCPUSampler(*cfg.CPU, c.count)

@@ -2,6 +2,7 @@ package collector
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -44,6 +45,7 @@ const (
 // scrape reads what it holds.
 type remoteProbes struct {
 	client *http.Client
+	fresh  time.Duration // the task mean's window while tasks end; 0: brokerprobe.RecentFresh
 
 	mu      sync.Mutex
 	targets []probeTarget                         // from the last discovery
@@ -233,8 +235,8 @@ func parseProbeMetrics(body []byte) ([]brokerprobe.Reading, error) {
 
 // recent turns the histogram's running sum and count into the mean task
 // time over the windows of brokerprobe's recent mean: the tasks since the
-// oldest sample within RecentFresh when any ended, else since the oldest
-// within RecentAge. The first sight of a probe gives no mean; a count
+// oldest sample within fresh when any ended, else since the oldest within
+// RecentAge. The first sight of a probe gives no mean; a count
 // that fell means the probe restarted, and counts from zero.
 func (rp *remoteProbes) recent(key string, sum float64, cnt uint64, now time.Time) (time.Duration, int) {
 	rp.mu.Lock()
@@ -254,7 +256,8 @@ func (rp *remoteProbes) recent(key string, sum float64, cnt uint64, now time.Tim
 	w.Add(taskSample{at: now, sum: sum, count: cnt})
 	rs := w.Readings()
 	h := rs[:len(rs)-1] // the samples before this one
-	from := slices.IndexFunc(h, func(s taskSample) bool { return now.Sub(s.at) <= brokerprobe.RecentFresh })
+	fresh := cmp.Or(rp.fresh, brokerprobe.RecentFresh)
+	from := slices.IndexFunc(h, func(s taskSample) bool { return now.Sub(s.at) <= fresh })
 	if from < 0 || cnt <= h[from].count {
 		from = 0
 	}

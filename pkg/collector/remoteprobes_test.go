@@ -285,3 +285,23 @@ func sourceOf(r *Report, name string) *SourceResult {
 	}
 	return nil
 }
+
+// Given the exporter's demand window (15 s), the task mean holds the
+// tasks of those 15 s alone: 1 s tasks up to 100 s, then 10 ms ones,
+// read every 5 s.
+func TestRemoteProbeTaskMeanUsesTheDemandWindow(t *testing.T) {
+	rp := &remoteProbes{fresh: 15 * time.Second}
+	t0 := time.Unix(1000, 0)
+	read := func(at int, sum float64, count uint64) (time.Duration, int) {
+		return rp.recent("p", sum, count, t0.Add(time.Duration(at)*time.Second))
+	}
+	for at := 0; at <= 100; at += 5 {
+		read(at, float64(at), uint64(at))
+	}
+	for i, at := range []int{105, 110} {
+		read(at, 100+0.5*float64(i+1), uint64(150+50*i))
+	}
+	if mean, n := read(115, 101.5, 250); mean != 10*time.Millisecond || n != 150 {
+		t.Errorf("15 s after the switch: %v over %d, want 10ms over the 150 tasks since the read 15 s ago", mean, n)
+	}
+}

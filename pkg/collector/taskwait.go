@@ -25,7 +25,7 @@ const staleWaiting = 10 * time.Second
 // behind q of them waits for q slots to free, at c per task time:
 // q × task time ÷ c. Regular mode, where nothing counts the executions in
 // flight between completions: the mean over the window of n8n's
-// histogram (N8nWindow), by Little's law on the execution-seconds past c. Both need
+// histogram (Window), by Little's law on the execution-seconds past c. Both need
 // one known runner capacity for every production worker, as the runner
 // time does; run it after evaluate, which picks the task time.
 func (c *Collector) measureTaskWait(r *Report) {
