@@ -132,3 +132,27 @@ func TestAsymptoticRejects(t *testing.T) {
 		}
 	}
 }
+
+// A thread that ran 0.5 of its runnable time has 0.47 cores under this
+// load, but its station holds it at its 0.94 alone while cpu:host, where
+// it waited for a core, is a station too; without the host it keeps 0.47.
+func TestBoundsStationsHoldAThreadAtItsCoresAlone(t *testing.T) {
+	thread := Resource{Name: ProcessCPU("w1", ProcessN8n), Kind: KindCPU, Servers: 0.47, Alone: 0.94, Demand: 0.02}
+	host := Resource{Name: HostCPU, Kind: KindCPU, Servers: 2, Demand: 0.05}
+	b, err := Combine(nil, []Resource{host, thread})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st := b.Stations(); len(st) != 2 || st[1].Servers != 0.94 || math.Abs(b.Resources[1].Ceiling-23.5) > 1e-9 {
+		t.Fatalf("with the host: stations %+v, bound %+v", st, b.Resources[1])
+	}
+	host.Unknown = "no demand yet"
+	b, _ = Combine(nil, []Resource{host, thread})
+	if st := b.Stations(); len(st) != 1 || st[0].Servers != 0.47 {
+		t.Fatalf("host unknown: stations %+v", st)
+	}
+	thread.Alone = math.NaN()
+	if _, err := Combine(nil, []Resource{thread}); !errors.Is(err, ErrInvalid) {
+		t.Errorf("NaN cores alone: err %v", err)
+	}
+}

@@ -62,6 +62,10 @@ type Resource struct {
 	Servers float64 // m: slots, or cores; a cgroup quota may be fractional
 	Demand  float64 // D in seconds per execution; read only when Unknown is empty
 	Unknown string  // why the demand is not known; empty when it is
+	// Alone is a process thread's cores with the host's cores to itself,
+	// where Servers is that less the share of its runnable time it waited
+	// for a core; 0 when Servers is all there is.
+	Alone float64
 }
 
 // Known reports whether the demand is known.
@@ -92,6 +96,9 @@ func (r Resource) Validate() error {
 	}
 	if r.Known() && !nonNegative(r.Demand) {
 		return invalid("resource %s: demand must be a non-negative number of seconds, got %v", r.Name, r.Demand)
+	}
+	if r.Alone != 0 && !positive(r.Alone) {
+		return invalid("resource %s: cores alone must be a positive number or 0 (none), got %v", r.Name, r.Alone)
 	}
 	return nil
 }

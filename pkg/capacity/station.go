@@ -1,6 +1,9 @@
 package capacity
 
-import "math"
+import (
+	"math"
+	"slices"
+)
 
 // MaxPopulation caps the number of users an MVA curve goes up to: the work
 // grows with N times the stations' servers.
@@ -148,13 +151,22 @@ func (net Network) Ceiling() float64 {
 }
 
 // Stations turns the resources with a known, positive demand into MVA
-// stations, in Resources order; CPU stations spread.
+// stations, in Resources order; CPU stations spread. With the host's cores
+// among them, a process thread's station has its cores alone (Alone): its
+// wait for a core is the wait the MVA gives cpu:host, and holding it at
+// the share it ran under this load would count that wait twice.
 func (b Bounds) Stations() []Station {
+	host := slices.ContainsFunc(b.Resources, func(r ResourceBound) bool { return r.Name == HostCPU && r.Known() && r.Demand > 0 })
 	var out []Station
 	for _, r := range b.Resources {
-		if r.Known() && r.Demand > 0 {
-			out = append(out, Station{Name: r.Name, Servers: r.Servers, Demand: r.Demand, Spread: r.Kind == KindCPU})
+		if !r.Known() || r.Demand <= 0 {
+			continue
 		}
+		m := r.Servers
+		if host && r.Alone > 0 {
+			m = r.Alone
+		}
+		out = append(out, Station{Name: r.Name, Servers: m, Demand: r.Demand, Spread: r.Kind == KindCPU})
 	}
 	return out
 }

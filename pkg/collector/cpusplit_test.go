@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus/testutil"
+
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/capacity"
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/demand"
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/dockerstats"
@@ -264,28 +266,35 @@ func TestMainThreadIsTheProcess(t *testing.T) {
 // A worker whose main thread runs 0.6 of a core at 10/s and waits 0.2 s
 // a second for one: it ran 75 % of the time it had work, so with Threads
 // it counts 0.94 × 0.75 of a core and binds at 0.705 / 60 ms = 11.75/s,
-// where a whole core's share would allow 15.67/s; / says why. Without
-// Threads no run delay is read and the process keeps 0.94.
+// where a whole core's share would allow 15.67/s; / says why, and its
+// cores alone (the MVA's) stay 0.94. Without Threads no run delay is read
+// and the process keeps 0.94, with no figure alone.
 func TestThreadWaitShrinksItsCore(t *testing.T) {
 	load := splitLoad{n8n: 0.6, n8nWait: 0.2, host: 1.0, fixture: "inspect-lab-worker-1.json", threads: true}
 	r, _ := splitReport(t, load, &scriptedProcs{})
 	n8n := resourceOf(t, r, "cpu:fx-worker-1/n8n")
-	if math.Abs(n8n.Servers-0.705) > 1e-9 || math.Abs(n8n.Ceiling-11.75) > 1e-6 || r.Bounds.Bottleneck() != n8n.Name {
-		t.Fatalf("n8n %+v binding %s, want 0.705 cores, 11.75/s, binding", n8n, r.Bounds.Bottleneck())
+	if math.Abs(n8n.Servers-0.705) > 1e-9 || math.Abs(n8n.Ceiling-11.75) > 1e-6 || r.Bounds.Bottleneck() != n8n.Name || n8n.Alone != 0.94 {
+		t.Fatalf("n8n %+v binding %s, want 0.705 cores (0.94 alone), 11.75/s, binding", n8n, r.Bounds.Bottleneck())
+	}
+	if n := testutil.CollectAndCount(reportCollector{r}, "n8n_resource_alone_servers"); n != 1 {
+		t.Errorf("%d series of cores alone, want n8n's thread's", n)
 	}
 	hasLines(t, Verdict(r), "cpu:fx-worker-1/n8n: its thread waited for a core 25 % of the time it had work over the demand window (schedstat's run delay: other threads held the host's cores), so it counts 0.70 of a core, not 0.94")
 	// A cgroup quota of 0.5 core, below the share: the resource and the
 	// line count the quota.
 	load.quota = 0.5
 	r, _ = splitReport(t, load, &scriptedProcs{})
-	if n8n := resourceOf(t, r, "cpu:fx-worker-1/n8n"); n8n.Servers != 0.5 {
-		t.Fatalf("n8n under a 0.5-core quota: %+v", n8n)
+	if n8n := resourceOf(t, r, "cpu:fx-worker-1/n8n"); n8n.Servers != 0.5 || n8n.Alone != 0.5 {
+		t.Fatalf("n8n under a 0.5-core quota: %+v, want 0.5 cores, alone too", n8n)
 	}
 	hasLines(t, Verdict(r), "cpu:fx-worker-1/n8n: its thread waited for a core 25 % of the time it had work over the demand window (schedstat's run delay: other threads held the host's cores), so it counts 0.50 of a core, not 0.94")
 	load.quota, load.threads = 0, false
 	r, _ = splitReport(t, load, &scriptedProcs{})
-	if c := resourceOf(t, r, "cpu:fx-worker-1"); c.Servers != capacity.DefaultProcessCores {
-		t.Fatalf("without Threads: %+v, want 0.94 cores", c)
+	if c := resourceOf(t, r, "cpu:fx-worker-1"); c.Servers != capacity.DefaultProcessCores || c.Alone != 0 {
+		t.Fatalf("without Threads: %+v, want 0.94 cores and no figure alone", c)
+	}
+	if n := testutil.CollectAndCount(reportCollector{r}, "n8n_resource_alone_servers"); n != 0 {
+		t.Errorf("without Threads: %d series of cores alone", n)
 	}
 	if text := strings.Join(Verdict(r), "\n"); strings.Contains(text, "waited for a core") {
 		t.Errorf("a wait named without Threads:\n%s", text)

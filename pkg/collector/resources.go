@@ -76,8 +76,12 @@ func cpuResources(v cpuView, procs []topology.Process, internal map[string]bool,
 		case readApart(v.split, p):
 			for _, proc := range nodeProcesses(p, internal) {
 				name := capacity.ProcessCPU(p.Name, proc)
-				ran, _ := ranShare(v, name)
-				out = append(out, cpuResource(v, name, capped(processCores*ran, q)))
+				ran, read := ranShare(v, name)
+				r := cpuResource(v, name, capped(processCores*ran, q))
+				if read {
+					r.Alone = capped(processCores, q)
+				}
+				out = append(out, r)
 			}
 			if q > 0 {
 				out = append(out, cpuResource(v, name, q))

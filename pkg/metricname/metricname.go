@@ -47,10 +47,13 @@ const (
 	// ResourceBackground is the cores of cpu:host busy with work that is
 	// not n8n's.
 	ResourceBackground = "n8n_resource_background_servers"
-	ResourceCeiling    = "n8n_resource_ceiling_executions_per_second"
-	ClusterBottleneck  = "n8n_cluster_bottleneck"
-	ClusterExecutions  = "n8n_cluster_executions_total"
-	ExecutionsSource   = "n8n_exporter_executions_source"
+	// ResourceAlone is a process thread's cores with the host's cores to
+	// itself.
+	ResourceAlone     = "n8n_resource_alone_servers"
+	ResourceCeiling   = "n8n_resource_ceiling_executions_per_second"
+	ClusterBottleneck = "n8n_cluster_bottleneck"
+	ClusterExecutions = "n8n_cluster_executions_total"
+	ExecutionsSource  = "n8n_exporter_executions_source"
 )
 
 // BuildInfo is the exporter binary's own build metric (cmd/exporter),
@@ -101,7 +104,7 @@ func Exporter() []string {
 		WorkerBottleneck, WorkerCeiling, WorkerTaskRequestTimeout, WorkerTaskRequestWait, WorkerTaskAcceptTimeout, WorkerShutdownTimeout, RunnerShutdownTimeout, WorkerRunnerState, ClusterEffectiveConcurrency, ClusterCeiling, ClusterWorkersWithoutRunner,
 		ServiceTime, ServiceTimeUsed, ContainerWorkingSet, ContainerRSS, ContainerMemoryLimit, ContainerOOMKilled,
 		ContainerOOMKills, ContainerRestarts, QueueJobs, SourceUp, SourceDuration, InspectErrors, ContainerInfo,
-		ResourceDemand, ResourceServers, ResourceBackground, ResourceCeiling, ClusterBottleneck, ClusterExecutions, ExecutionsSource}
+		ResourceDemand, ResourceServers, ResourceBackground, ResourceAlone, ResourceCeiling, ClusterBottleneck, ClusterExecutions, ExecutionsSource}
 }
 
 // Probe lists the names a broker probe emits.

@@ -9,12 +9,12 @@ import (
 
 // Bounds rebuilds the exporter's bound analysis from its resource series:
 // slot resources (named slots:…) and CPU resources (cpu:…), each with its
-// servers and, when published, its demand. It fails when the scrape has no
+// servers and, when published, its demand and a thread's cores alone. It fails when the scrape has no
 // resource series or names a kind it does not know.
 func (s *Snapshot) Bounds() (capacity.Bounds, error) {
 	var slots, cpu []capacity.Resource
 	for _, r := range s.Resources {
-		res := capacity.Resource{Name: r.Name, Servers: r.Servers.Value, Demand: r.Demand.Value}
+		res := capacity.Resource{Name: r.Name, Servers: r.Servers.Value, Demand: r.Demand.Value, Alone: r.Alone.Value}
 		if !r.Demand.OK {
 			res.Unknown = "not published"
 		}

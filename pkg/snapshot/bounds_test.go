@@ -31,6 +31,13 @@ func TestResourcesAndBounds(t *testing.T) {
 	if u := b.Unknown(); len(u) != 1 || u[0] != "cpu:n8n-lab-runner-1-1" {
 		t.Fatalf("unknown %v", u)
 	}
+	// main's thread: 0.75 of a core under load, 0.94 alone as its station.
+	if main := b.Resources[3]; main.Servers != 0.75 || main.Alone != 0.94 || s.Resources[1].Alone.OK {
+		t.Fatalf("main's thread %+v; slots alone %+v", main, s.Resources[1].Alone)
+	}
+	if st := b.Stations(); st[3].Name != "cpu:n8n-lab-main" || st[3].Servers != 0.94 {
+		t.Fatalf("stations %+v", st)
+	}
 }
 
 func TestBoundsRejects(t *testing.T) {

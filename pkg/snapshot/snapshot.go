@@ -27,6 +27,7 @@ type Snapshot struct {
 type Resource struct {
 	Name    string
 	Servers Sample
+	Alone   Sample // a process thread's cores with the host's to itself
 	Demand  Sample // seconds per execution
 	Ceiling Sample // executions per second
 	Binding bool   // n8n_cluster_bottleneck is 1 for it
