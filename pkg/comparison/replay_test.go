@@ -30,6 +30,37 @@ import (
 // adds again: cpu-bound's 8-VU step ran at 456 ms, the worker slot's
 // hold, and ten-webhooks' 10-VU step at 120 ms.
 
+// The recordings in testdata/queue-single-webhook-2.41 are five
+// back-to-back runs of the scenarios' queue-single-webhook case on the lab
+// (n8n 2.41.1, 1, 2 and 32 VUs, 15 s steps after 5 s warm-ups, 15 s
+// exporter windows, each process's JavaScript thread read apart). Each
+// thread's station has its cores alone (capacity.Bounds.Stations). The
+// exporter before that held each thread at the share of its runnable time
+// it ran, which counts its wait for a core at the thread and again at
+// cpu:host: one run on the same lab then put the 2-VU step at −14.8 %.
+
+// On the 2.41.1 recordings the MVA is within 10 % of the measured
+// throughput at every step: 2 VU +1.8 % to +3.6 %, 32 VU −6.9 % to −1.7 %
+// (1 VU is its own latency).
+func TestMVAWithinTenPercentOnTheRecordings(t *testing.T) {
+	runs, err := filepath.Glob("testdata/queue-single-webhook-2.41/*.json")
+	if err != nil || len(runs) < 5 {
+		t.Fatalf("want five recorded runs, got %v (%v)", runs, err)
+	}
+	for _, path := range runs {
+		steps := readSweep(t, path).Steps
+		got, err := Replay(steps)
+		if err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		for i, s := range steps {
+			if dev := got[i]/s.Figures.Throughput - 1; !(math.Abs(dev) <= 0.10) {
+				t.Errorf("%s, %d VU: predicted %.3f/s, measured %.3f/s (%+.1f %%), want within 10 %%", path, s.Load.VUs, got[i], s.Figures.Throughput, 100*dev)
+			}
+		}
+	}
+}
+
 // Replay reproduces, step by step, the prediction the Hook recorded while
 // each sweep ran, for every recording kept.
 func TestReplayMatchesTheRecording(t *testing.T) {
@@ -37,7 +68,7 @@ func TestReplayMatchesTheRecording(t *testing.T) {
 		t.Fatalf("want the five recorded single-webhook runs, got %v (%v)", five, err)
 	}
 	runs, err := filepath.Glob("testdata/*/*.json")
-	if err != nil || len(runs) < 9 {
+	if err != nil || len(runs) < 14 {
 		t.Fatalf("want every recording, got %v (%v)", runs, err)
 	}
 	for _, path := range runs {
