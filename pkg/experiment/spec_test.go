@@ -179,12 +179,13 @@ func TestShippedSpecs(t *testing.T) {
 // recorded, not asserted (pkg/comparison's recordings say why); single
 // mode's cases count each process's JavaScript thread and are within 10 %
 // too, and queue mode's upload 0.82 to 1.10 (scenarios.yaml says why).
-// Queue mode's short workflows allow 0.2 % failed requests, n8n's lost
-// responses to jobs done as they are queued; no other case allows one. The
+// Queue mode's short workflows allow 1 % failed requests, n8n's lost
+// responses to jobs done as they are queued (two to four of a case's 250
+// to 450); no other case allows one. The
 // uploads wait up to 120 s, so that a request the closed loop keeps
 // waiting past its timeout reads as a failure, not as a ceiling too high.
 // lostResponses is the fail rate allowed where n8n may lose a response.
-const lostResponses = 0.002
+const lostResponses = 0.01
 
 func checkScenarios(t *testing.T, s *Spec) {
 	t.Helper()
