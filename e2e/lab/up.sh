@@ -130,7 +130,6 @@ QUEUE_BULL_REDIS_PORT=$LAB_REDIS_PORT
 N8N_ENCRYPTION_KEY=$N8N_ENCRYPTION_KEY
 N8N_RUNNERS_MODE=$LAB_RUNNER_MODE
 N8N_RUNNERS_AUTH_TOKEN=$N8N_RUNNERS_AUTH_TOKEN
-N8N_RUNNERS_TASK_REQUEST_TIMEOUT=$LAB_TASK_REQUEST_TIMEOUT
 N8N_METRICS=true
 N8N_METRICS_INCLUDE_QUEUE_METRICS=true
 N8N_DIAGNOSTICS_ENABLED=false
@@ -229,7 +228,10 @@ find "$envdir" -maxdepth 1 -name '*.env' -exec chmod 600 {} +
 # main
 common_env >"$envdir/main.env"
 printf 'N8N_PORT=%s\nN8N_RUNNERS_BROKER_PORT=5679\n' "$LAB_MAIN_PORT" >>"$envdir/main.env"
-[ "$LAB_MODE" = single ] && echo "EXECUTIONS_MODE=regular" >>"$envdir/main.env"
+# The task-request timeout is a setting of whoever runs the executions:
+# the workers, or main in single mode. Queue mode's main runs none, so a
+# change of it restarts only the workers.
+[ "$LAB_MODE" = single ] && printf 'EXECUTIONS_MODE=regular\nN8N_RUNNERS_TASK_REQUEST_TIMEOUT=%s\n' "$LAB_TASK_REQUEST_TIMEOUT" >>"$envdir/main.env"
 mkdir -p "$LAB_HOME/main"
 # The workflows' hash is part of main's spec: a changed workflow re-imports.
 wf_hash=$(cat "$here"/workflows/*.json | sha256sum | cut -c1-16)
@@ -283,8 +285,8 @@ fi
 for n in $(seq 1 "$LAB_WORKERS"); do
   off=$(( (n - 1) * 10 ))
   common_env >"$envdir/worker-$n.env"
-  printf 'QUEUE_HEALTH_CHECK_ACTIVE=true\nQUEUE_HEALTH_CHECK_PORT=%s\nN8N_RUNNERS_BROKER_PORT=%s\nN8N_RUNNERS_BROKER_LISTEN_ADDRESS=127.0.0.1\n' \
-    $((5688 + off)) $((5689 + off)) >>"$envdir/worker-$n.env"
+  printf 'QUEUE_HEALTH_CHECK_ACTIVE=true\nQUEUE_HEALTH_CHECK_PORT=%s\nN8N_RUNNERS_BROKER_PORT=%s\nN8N_RUNNERS_BROKER_LISTEN_ADDRESS=127.0.0.1\nN8N_RUNNERS_TASK_REQUEST_TIMEOUT=%s\n' \
+    $((5688 + off)) $((5689 + off)) "$LAB_TASK_REQUEST_TIMEOUT" >>"$envdir/worker-$n.env"
   mkdir -p "$LAB_HOME/worker-$n"
   ensure "n8n-lab-worker-$n" worker "$envdir/worker-$n.env" -v "$LAB_HOME/worker-$n:/data" -- \
     "$node_bin" "$n8n_bin" worker "--concurrency=$LAB_WORKER_CONCURRENCY"
