@@ -156,3 +156,29 @@ func TestBoundsStationsHoldAThreadAtItsCoresAlone(t *testing.T) {
 		t.Errorf("NaN cores alone: err %v", err)
 	}
 }
+
+// A worker slot held 0.78 s under load (its job waited for the runner's
+// core) is held 0.21 s, one execution's latency alone; a slot of half a
+// server, held 0.4 s, is held 0.21 s at half speed. The runner slot's
+// 0.09 s and the host's spread CPU stay, the original is untouched, and
+// Overlapping takes the result at that latency.
+func TestHeldAtMost(t *testing.T) {
+	net := Network{Think: 1, Stations: []Station{
+		{Name: WorkerSlots("w1"), Servers: 15, Demand: 0.78},
+		{Name: RunnerSlots("w1"), Servers: 20, Demand: 0.09},
+		{Name: HostCPU, Servers: 2, Demand: 0.4, Spread: true},
+		{Name: "half", Servers: 0.5, Demand: 0.2},
+	}}
+	got := net.HeldAtMost(0.21)
+	for k, want := range []float64{0.21, 0.09, 0.4, 0.105} {
+		if math.Abs(got.Stations[k].Demand-want) > 1e-12 {
+			t.Errorf("%s: demand %v, want %v", got.Stations[k].Name, got.Stations[k].Demand, want)
+		}
+	}
+	if got.Think != 1 || net.Stations[0].Demand != 0.78 {
+		t.Errorf("think %v, original worker slot %v: want 1 and 0.78 unchanged", got.Think, net.Stations[0].Demand)
+	}
+	if _, err := Overlapping(got, 0.21, 8); err != nil {
+		t.Errorf("Overlapping at the latency: %v", err)
+	}
+}

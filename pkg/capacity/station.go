@@ -66,6 +66,23 @@ func (s Station) within(latency float64) Station {
 	return Station{Name: s.Name, Servers: s.Servers * latency / s.Demand, Demand: latency, Spread: true}
 }
 
+// HeldAtMost is the network as one execution alone meets it when its
+// latency is latency: a station that is not spread holds it at most that
+// long. A slot's hold measured under load holds the waits its execution
+// met elsewhere (a job keeps its worker slot while it waits for a core or
+// a runner slot), which the MVA adds itself; alone, no execution holds a
+// slot longer than its whole latency. Spread stations are unchanged
+// (Overlapping queues them within the latency).
+func (net Network) HeldAtMost(latency float64) Network {
+	out := Network{Think: net.Think, Stations: slices.Clone(net.Stations)}
+	for k, s := range out.Stations {
+		if !s.Spread && s.Hold() > latency {
+			out.Stations[k].Demand = latency * math.Min(s.Servers, 1)
+		}
+	}
+	return out
+}
+
 // Network is a closed system: every user cycles through the stations and
 // then thinks for Think seconds before its next request.
 type Network struct {

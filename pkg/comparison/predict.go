@@ -33,7 +33,10 @@ type oneRequest struct {
 // one-request latency comes from the lowest closed-loop step so far: the
 // mean response of that step's passing requests, less the waits the MVA
 // puts on its VUs (capacity.LatencyAlone; at one VU, the response itself).
-// An exporter without resource series gets the slot formula instead.
+// A slot held longer than that latency under load is held for the latency
+// (capacity.Network.HeldAtMost): the rest of its hold is waits the MVA
+// adds itself. An exporter without resource series gets the slot formula
+// instead.
 func (h *Hook) predict(c *Comparison, m model, vus int, sum loadgen.Summary) {
 	queueWait := 0
 	if m.mdErr == nil {
@@ -50,8 +53,7 @@ func (h *Hook) predict(c *Comparison, m model, vus int, sum loadgen.Summary) {
 		}
 		return
 	}
-	net := capacity.Network{Stations: m.b.Stations()}
-	p, latency, base, err := h.mva(net, vus, sum)
+	p, net, latency, base, err := h.mva(capacity.Network{Stations: m.b.Stations()}, vus, sum)
 	if err != nil {
 		c.MVAError = err.Error()
 		return
@@ -61,19 +63,20 @@ func (h *Hook) predict(c *Comparison, m model, vus int, sum loadgen.Summary) {
 		Stations: stationsOf(net.Stations)}
 }
 
-// mva is the MVA point at vus over net, with the latency it used and the
-// one-request latency in force.
-func (h *Hook) mva(net capacity.Network, vus int, sum loadgen.Summary) (capacity.Point, float64, oneRequest, error) {
+// mva is the MVA point at vus over net, with the network and the latency
+// it used and the one-request latency in force.
+func (h *Hook) mva(net capacity.Network, vus int, sum loadgen.Summary) (capacity.Point, capacity.Network, float64, oneRequest, error) {
 	base, err := h.oneRequest(net, vus, sum)
 	if err != nil {
-		return capacity.Point{}, 0, base, err
+		return capacity.Point{}, net, 0, base, err
 	}
+	net = net.HeldAtMost(base.seconds)
 	latency := math.Max(base.seconds, net.MinLatency())
 	curve, err := capacity.Overlapping(net, latency, vus)
 	if err != nil {
-		return capacity.Point{}, 0, base, err
+		return capacity.Point{}, net, 0, base, err
 	}
-	return curve[vus-1], latency, base, nil
+	return curve[vus-1], net, latency, base, nil
 }
 
 // oneRequest solves the one-request latency from this step when it is the
@@ -118,7 +121,7 @@ func Replay(steps []loadgen.StepResult) ([]float64, error) {
 		if s.Load.VUs == 0 || c == nil || c.Prediction == nil || len(c.Prediction.Stations) == 0 {
 			continue
 		}
-		p, _, _, err := h.mva(c.Prediction.Network(), s.Load.VUs, s.Figures)
+		p, _, _, _, err := h.mva(c.Prediction.Network(), s.Load.VUs, s.Figures)
 		if err != nil {
 			return nil, fmt.Errorf("step %d: %w", i+1, err)
 		}
