@@ -22,23 +22,25 @@ var backingComms = map[string]string{
 	"valkey-server": Redis,
 }
 
-// DefaultRescan is how often a BackingReader lists every process.
+// DefaultRescan is how often a BackingReader reads every process's stat.
 const DefaultRescan = 30 * time.Second
 
 // BackingReader sums the CPU seconds of every PostgreSQL and Redis process
 // the /proc tree at Root shows, by service. Reading a process's stat file
-// costs about 30 µs, so it lists every process every Rescan (default
-// DefaultRescan) and in between reads only those it found. A
-// connection opened since the last listing is counted from the next one;
-// one that closed keeps its CPU in its parent's children's time. It reads
-// only stat files, never a cmdline. Not safe for concurrent use: the CPU
-// sampler owns it.
+// costs about 30 µs, so it reads every process's every Rescan (default
+// DefaultRescan); in between it lists /proc's PIDs at each reading and
+// skips those found to be something else, so a connection that opens is
+// counted from the reading after it did, with the little CPU it used
+// since. Counting it only from the next full reading instead would add up
+// to a Rescan of its CPU at once, and a demand window holding that step
+// would read it as CPU per execution. It reads only stat files, never a
+// cmdline. Not safe for concurrent use: the CPU sampler owns it.
 type BackingReader struct {
 	Root   string
 	Rescan time.Duration
 
-	pids   []int
-	listed time.Time
+	other  map[int]bool // PIDs read since the last full reading that are no backing service's
+	listed time.Time    // when every stat was last read
 }
 
 // backingProc is one backing service's process as one reading saw it.
@@ -59,38 +61,34 @@ func (b *BackingReader) Read(now time.Time) (map[string]float64, error) {
 	if err != nil {
 		return nil, err
 	}
+	procs, err := pfs.AllProcs()
+	if err != nil {
+		return nil, err
+	}
 	rescan := b.Rescan
 	if rescan <= 0 {
 		rescan = DefaultRescan
 	}
-	relist := b.pids == nil || now.Sub(b.listed) >= rescan || now.Before(b.listed)
-	var procs procfs.Procs
-	if relist {
-		if procs, err = pfs.AllProcs(); err != nil {
-			return nil, err
-		}
-	} else {
-		procs = known(pfs, b.pids)
+	if b.other == nil || now.Sub(b.listed) >= rescan || now.Before(b.listed) {
+		b.other, b.listed = map[int]bool{}, now
 	}
-	found := backingOf(procs)
-	if relist {
-		b.pids, b.listed = make([]int, 0, len(found)), now
-		for pid := range found {
-			b.pids = append(b.pids, pid)
+	var read procfs.Procs
+	other := map[int]bool{}
+	for _, p := range procs {
+		if b.other[p.PID] {
+			other[p.PID] = true
+		} else {
+			read = append(read, p)
 		}
 	}
+	found := backingOf(read)
+	for _, p := range read {
+		if _, ok := found[p.PID]; !ok {
+			other[p.PID] = true
+		}
+	}
+	b.other = other
 	return sumBacking(found), nil
-}
-
-// known are the processes of pids still there.
-func known(pfs procfs.FS, pids []int) procfs.Procs {
-	var out procfs.Procs
-	for _, pid := range pids {
-		if p, err := pfs.Proc(pid); err == nil {
-			out = append(out, p)
-		}
-	}
-	return out
 }
 
 // backingOf reads procs' stat files and keeps the backing services'; a
