@@ -253,13 +253,22 @@ import_workflows() {
       "$LAB_IMAGE" "$node_bin" "$n8n_bin" import:workflow --separate --input=/opt/lab/workflows \
       --activeState=fromJson >"$out" 2>&1 || rc=$?
     cat "$out" >>"$LAB_STATE/import.log"
-    [ "$rc" = 0 ] && ! grep -q "Failed to activate workflow" "$out" && { rm -f "$out"; return 0; }
+    [ "$rc" = 0 ] && ! grep -q "Failed to activate workflow" "$out" && { rm -f "$out"; echo "$wf_hash" >"$imported"; return 0; }
     [ "$rc" = 0 ] || { rm -f "$out"; die "workflow import failed; see $LAB_STATE/import.log"; }
     log "import $try of 6 did not activate the workflows; again in 5 s"
     sleep 5
   done
   rm -f "$out"
   die "6 imports did not activate the lab workflows; see $LAB_STATE/import.log"
+}
+# imported holds the hash of the workflows last imported into LAB_DB.
+imported="$LAB_STATE/workflows.$LAB_DB"
+# workflows_active: LAB_DB holds these workflows, every one active, so a
+# main (re)start activates them with no import.
+workflows_active() {
+  local files=("$here"/workflows/*.json)
+  [ "$(cat "$imported" 2>/dev/null)" = "$wf_hash" ] &&
+    [ "$(psql_admin -d "$LAB_DB" -c "select count(*) from workflow_entity where active" 2>/dev/null)" = "${#files[@]}" ]
 }
 # Main activates published workflows only at start. n8n 2.23.2 takes the
 # import before main's first start; 2.41 imports a workflow into a fresh
@@ -268,7 +277,9 @@ import_workflows() {
 # beside a running main, which then restarts.
 if ! current n8n-lab-main; then
   dk rm -f n8n-lab-main >/dev/null 2>&1 || true
-  if [ "$LAB_N8N_VERSION" = 2.23.2 ]; then
+  if workflows_active; then
+    ensure n8n-lab-main main "$envdir/main.env" "${main_args[@]}"
+  elif [ "$LAB_N8N_VERSION" = 2.23.2 ]; then
     import_workflows
     ensure n8n-lab-main main "$envdir/main.env" "${main_args[@]}"
   else
