@@ -93,7 +93,8 @@ func (r *Runner) measure(ctx context.Context, c Case, env map[string]string, cr 
 		return err
 	}
 	cr.Webhooks, cr.Exporter = redact.URLs(urls), redact.URL(exporter)
-	top, err := settle(ctx, r.Client, exporter, c.Wait, r.Spec.Settle.Timeout.D(), r.Spec.Settle.Poll.D())
+	top, err := settle(ctx, r.Client, exporter, c.Wait, r.Spec.Settle.Timeout.D(), r.Spec.Settle.Poll.D(),
+		func(why string) { r.logf("  waiting %.0fs: %s", time.Since(t0).Seconds(), why) })
 	cr.SettleSec = time.Since(t0).Seconds()
 	if err != nil {
 		return err

@@ -15,8 +15,9 @@ import (
 // restarted runner leaves jobs waiting for its slots with none running;
 // they would inflate the next baseline). The
 // topology it returns is the matching one; the error says what still
-// differed (or why the exporter did not answer) when time ran out.
-func settle(ctx context.Context, client *http.Client, exporter string, want Shape, timeout, poll time.Duration) (Topology, error) {
+// differed (or why the exporter did not answer) when time ran out. waiting,
+// when set, hears each new reason to wait once, as it first shows.
+func settle(ctx context.Context, client *http.Client, exporter string, want Shape, timeout, poll time.Duration, waiting func(string)) (Topology, error) {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	t := time.NewTicker(poll)
@@ -35,6 +36,9 @@ func settle(ctx context.Context, client *http.Client, exporter string, want Shap
 			}
 			if ok {
 				return top, nil
+			}
+			if diff != last && waiting != nil {
+				waiting(diff)
 			}
 			last = diff
 		} else if ctx.Err() == nil { // a scrape cut by our deadline says nothing new

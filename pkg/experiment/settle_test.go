@@ -49,15 +49,19 @@ func TestSettleWaitsForTheQueue(t *testing.T) {
 		return queuePage(waiting, 0)
 	})
 	want := Shape{RunnerLimits: []int{5}, WorkerConcurrency: []int{15}}
-	if _, err := settle(context.Background(), srv.Client(), srv.URL, want, 5*time.Second, 10*time.Millisecond); err != nil {
+	var heard []string
+	if _, err := settle(context.Background(), srv.Client(), srv.URL, want, 5*time.Second, 10*time.Millisecond, func(why string) { heard = append(heard, why) }); err != nil {
 		t.Fatal(err)
 	}
 	if n := polls.Load(); n != 4 {
 		t.Errorf("settled after %d reads, want 4 (three with 13 jobs waiting)", n)
 	}
+	if len(heard) != 1 || heard[0] != "13 jobs still active or waiting in Redis" {
+		t.Errorf("heard %q, want the one reason once", heard)
+	}
 
 	stuck := serve(t, func() string { return queuePage(2, 0) })
-	_, err := settle(context.Background(), stuck.Client(), stuck.URL, want, 100*time.Millisecond, 10*time.Millisecond)
+	_, err := settle(context.Background(), stuck.Client(), stuck.URL, want, 100*time.Millisecond, 10*time.Millisecond, nil)
 	if err == nil || !strings.Contains(err.Error(), "2 jobs still active or waiting in Redis") {
 		t.Fatalf("err %v, want the jobs named", err)
 	}
@@ -68,7 +72,7 @@ func TestSettleWaitsForTheQueue(t *testing.T) {
 func TestSettleIgnoresTheQueueInRegularMode(t *testing.T) {
 	srv := serve(t, func() string { return page("+Inf", 5, 0) })
 	want := Shape{RunnerLimits: []int{5}}
-	if _, err := settle(context.Background(), srv.Client(), srv.URL, want, time.Second, 10*time.Millisecond); err != nil {
+	if _, err := settle(context.Background(), srv.Client(), srv.URL, want, time.Second, 10*time.Millisecond, nil); err != nil {
 		t.Fatal(err)
 	}
 }
