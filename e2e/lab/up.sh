@@ -163,18 +163,17 @@ current() {
   [ -n "$(dk ps -q --filter "label=$LAB_LABEL=1" --filter "name=^/?$1\$" \
     --filter "label=io.n8n-ceiling.spec=${want_spec[$1]}" --filter status=running)" ]
 }
-# drain NAME: before a running worker is replaced or removed, waits until
-# Redis holds no active or waiting job (the previous load's executions
-# finish on the workers that took them). A worker removed with jobs active
-# leaves them locked in Redis until Bull's stalled-job check hands them on,
-# a minute or more later, and the next case waits for them. It waits once
-# per run, at most 60 s, and gives up after 15 s without progress (jobs no
-# worker can take).
-drained=0
+# drain: waits until Redis holds no active or waiting job: the previous
+# load's executions end where they run. It runs before anything changes
+# when a running worker is to be replaced or removed. A removed worker
+# leaves its jobs locked in Redis until Bull's stalled-job check hands them
+# on, a minute or more later, and the next case waits for them; and a
+# change before the drain (main's mode, the probe's upstream) can cut the
+# jobs off from their runner, to wait out the task-request timeout (28 s
+# more after a 20-VU binary load). A change of the runners alone needs no
+# drain: their tasks fail at once. It waits at most 60 s, and gives up
+# after 15 s without progress (jobs no worker can take).
 drain() {
-  [ "$drained" = 0 ] && [[ "$1" == n8n-lab-worker-* ]] || return 0
-  [ -n "$(dk ps -q --filter "name=^/?$1\$" --filter status=running)" ] || return 0
-  drained=1
   local n a w last=-1 moved=$SECONDS start=$SECONDS
   while :; do
     a=$(redis-cli -p "$LAB_REDIS_PORT" llen bull:jobs:active 2>/dev/null) || return 0
@@ -182,9 +181,9 @@ drain() {
     [[ "$a$w" =~ ^[0-9]+$ ]] || return 0 # an error reply is no count
     n=$((a + w))
     [ "$n" = 0 ] && return 0
-    [ "$n" != "$last" ] && { [ "$last" = -1 ] && log "waiting for $n queued jobs to end before replacing $1"; last=$n moved=$SECONDS; }
+    [ "$n" != "$last" ] && { [ "$last" = -1 ] && log "waiting for $n queued jobs to end before reshaping the lab"; last=$n moved=$SECONDS; }
     if ((SECONDS - moved >= 15 || SECONDS - start >= 60)); then
-      log "$n jobs still queued after $((SECONDS - start)) s; replacing $1 anyway"
+      log "$n jobs still queued after $((SECONDS - start)) s; reshaping the lab anyway"
       return 0
     fi
     sleep 0.5
@@ -196,7 +195,6 @@ ensure() {
   spec "$name" "$envf" "$@"
   current "$name" && return 0
   local args=(); while [ "$1" != -- ]; do args+=("$1"); shift; done; shift
-  drain "$name"
   dk rm -f "$name" >/dev/null 2>&1 || true
   log "starting $name"
   dk run -d --name "$name" --network host --label "$LAB_LABEL=1" --label "io.n8n-ceiling.role=$role" \
@@ -210,7 +208,6 @@ prune() {
   local id name
   while read -r id name; do
     [ -n "$id" ] && [ -z "${want_spec[$name]:-}" ] || continue
-    drain "$name"
     log "removing $name"; dk rm -f "$id" >/dev/null; rm -f "$run/containers/$name.id"
   done < <(dk ps -a --filter "label=$LAB_LABEL=1" --format '{{.ID}} {{.Names}}')
   dk ps -aq --filter "label=$LAB_LABEL=1" --filter status=exited --filter status=created --filter status=dead |
@@ -270,6 +267,30 @@ workflows_active() {
   [ "$(cat "$imported" 2>/dev/null)" = "$wf_hash" ] &&
     [ "$(psql_admin -d "$LAB_DB" -c "select count(*) from workflow_entity where active" 2>/dev/null)" = "${#files[@]}" ]
 }
+# workers: worker n serves health and metrics on 5688+10(n-1), its broker
+# on 5689+10(n-1). Their specs come first: a worker about to change drains
+# the queue before main changes too.
+# worker_argv N: sets wargv to worker N's docker arguments and command.
+worker_argv() { wargv=(-v "$LAB_HOME/worker-$1:/data" -- "$node_bin" "$n8n_bin" worker "--concurrency=$LAB_WORKER_CONCURRENCY"); }
+for n in $(seq 1 "$LAB_WORKERS"); do
+  off=$(( (n - 1) * 10 ))
+  common_env >"$envdir/worker-$n.env"
+  printf 'QUEUE_HEALTH_CHECK_ACTIVE=true\nQUEUE_HEALTH_CHECK_PORT=%s\nN8N_RUNNERS_BROKER_PORT=%s\nN8N_RUNNERS_BROKER_LISTEN_ADDRESS=127.0.0.1\nN8N_RUNNERS_TASK_REQUEST_TIMEOUT=%s\n' \
+    $((5688 + off)) $((5689 + off)) "$LAB_TASK_REQUEST_TIMEOUT" >>"$envdir/worker-$n.env"
+  mkdir -p "$LAB_HOME/worker-$n"
+  worker_argv "$n"
+  spec "n8n-lab-worker-$n" "$envdir/worker-$n.env" "${wargv[@]}"
+done
+# workers_change: some running worker is not wanted as it is.
+workers_change() {
+  local name
+  while read -r name; do
+    [ -n "${want_spec[$name]:-}" ] && current "$name" || return 0
+  done < <(dk ps --filter "label=$LAB_LABEL=1" --filter label=io.n8n-ceiling.role=worker --filter status=running --format '{{.Names}}')
+  return 1
+}
+if workers_change; then drain; fi
+
 # Main activates published workflows only at start. n8n 2.23.2 takes the
 # import before main's first start; 2.41 imports a workflow into a fresh
 # database without activating it ("You do not have permission to activate
@@ -292,15 +313,9 @@ if ! current n8n-lab-main; then
   fi
 fi
 
-# workers: worker n serves health and metrics on 5688+10(n-1), its broker on 5689+10(n-1)
 for n in $(seq 1 "$LAB_WORKERS"); do
-  off=$(( (n - 1) * 10 ))
-  common_env >"$envdir/worker-$n.env"
-  printf 'QUEUE_HEALTH_CHECK_ACTIVE=true\nQUEUE_HEALTH_CHECK_PORT=%s\nN8N_RUNNERS_BROKER_PORT=%s\nN8N_RUNNERS_BROKER_LISTEN_ADDRESS=127.0.0.1\nN8N_RUNNERS_TASK_REQUEST_TIMEOUT=%s\n' \
-    $((5688 + off)) $((5689 + off)) "$LAB_TASK_REQUEST_TIMEOUT" >>"$envdir/worker-$n.env"
-  mkdir -p "$LAB_HOME/worker-$n"
-  ensure "n8n-lab-worker-$n" worker "$envdir/worker-$n.env" -v "$LAB_HOME/worker-$n:/data" -- \
-    "$node_bin" "$n8n_bin" worker "--concurrency=$LAB_WORKER_CONCURRENCY"
+  worker_argv "$n"
+  ensure "n8n-lab-worker-$n" worker "$envdir/worker-$n.env" "${wargv[@]}"
 done
 
 # Runners all attach to worker 1 (to main in single mode). With LAB_PROBE=1
