@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"sync"
 	"time"
 )
 
@@ -62,6 +63,51 @@ func Until(ctx context.Context, timeout, interval time.Duration, check func(cont
 		case <-ctx.Done():
 			return fmt.Errorf("not ready after %v: %w", timeout, last)
 		case <-time.After(interval):
+		}
+	}
+}
+
+// UntilAny is Until for a check that can hang: it starts an attempt
+// every interval whether or not the ones before have answered, and returns
+// at the first success, cancelling the rest. A webhook request that lands
+// on a worker without a runner hangs until the task-request timeout, while
+// one started a second later on a worker with a runner answers at once.
+// An attempt runs up to 10 s, so at most 10 s ÷ interval run at once.
+func UntilAny(ctx context.Context, timeout, interval time.Duration, check func(context.Context) error) error {
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	errs := make(chan error)
+	start := func() {
+		wg.Go(func() {
+			attempt, stop := context.WithTimeout(ctx, 10*time.Second)
+			defer stop()
+			err := check(attempt)
+			select {
+			case errs <- err:
+			case <-ctx.Done():
+			}
+		})
+	}
+	tick := time.NewTicker(interval)
+	defer tick.Stop()
+	start()
+	var last error
+	for {
+		select {
+		case err := <-errs:
+			if err == nil {
+				return nil
+			}
+			last = err
+		case <-tick.C:
+			start()
+		case <-ctx.Done():
+			if last == nil {
+				last = ctx.Err()
+			}
+			return fmt.Errorf("not ready after %v: %w", timeout, last)
 		}
 	}
 }

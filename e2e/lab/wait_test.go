@@ -69,6 +69,32 @@ func TestUntilRetriesThenGivesUp(t *testing.T) {
 	}
 }
 
+// A hung attempt does not hold back the next: the second succeeds while
+// the first still hangs, and UntilAny returns then, cancelling the first
+// (which Until would have waited 10 s for, to its own deadline).
+func TestUntilAnyOverlapsAHungAttempt(t *testing.T) {
+	var tries atomic.Int32
+	firstEnded := make(chan error, 1)
+	check := func(ctx context.Context) error {
+		if tries.Add(1) == 1 {
+			<-ctx.Done()
+			firstEnded <- ctx.Err()
+			return ctx.Err()
+		}
+		return nil
+	}
+	if err := UntilAny(context.Background(), time.Minute, 10*time.Millisecond, check); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-firstEnded; !errors.Is(err, context.Canceled) {
+		t.Errorf("the hung attempt ended with %v, want cancelled once another succeeded", err)
+	}
+	hangs := func(ctx context.Context) error { <-ctx.Done(); return ctx.Err() }
+	if err := UntilAny(context.Background(), 100*time.Millisecond, 10*time.Millisecond, hangs); err == nil || !strings.Contains(err.Error(), "not ready after 100ms") {
+		t.Errorf("every attempt hangs: got %v, want not ready", err)
+	}
+}
+
 // ClosedLoop counts through loadgen: a server that always passes gives
 // whole-cycle counts and no failure; one that fails a request gives the
 // window's count, the failure's kind and when it first happened; a

@@ -53,7 +53,11 @@ func main() {
 		fmt.Fprintf(os.Stderr, "labctl: unknown command %q\n", os.Args[1])
 		os.Exit(2)
 	}
-	if err := lab.Until(context.Background(), timeout, time.Second, check); err != nil {
+	until := lab.Until
+	if os.Args[1] == "wait-webhook" {
+		until = lab.UntilAny
+	}
+	if err := until(context.Background(), timeout, time.Second, check); err != nil {
 		fmt.Fprintf(os.Stderr, "labctl: %s: %v\n", url, err)
 		os.Exit(1)
 	}
