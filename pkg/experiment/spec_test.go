@@ -171,7 +171,7 @@ func TestShippedSpecs(t *testing.T) {
 	if c := cpu.Cases[0]; c.Expect.BindingKind != "cpu" || *c.Expect.MeasuredOverCeiling != (Range{0.90, 1.10}) || cpu.Target.Body["spin_m"] != 10 {
 		t.Errorf("cpu-bound: %+v, body %v", c.Expect, cpu.Target.Body)
 	}
-	if c := byName["pairs"].Cases[0]; c.Env["LAB_TASK_REQUEST_TIMEOUT"] != "10" || c.Expect.WorkersWithoutRunner == nil {
+	if c := byName["pairs"].Cases[0]; c.Env["LAB_TASK_REQUEST_TIMEOUT"] != "5" || c.Expect.WorkersWithoutRunner == nil {
 		t.Errorf("pairs case %+v", c)
 	}
 	if m := byName["memory"].Cases; m[0].Expect.RunnerWSRiseMinMiB == nil || *m[1].Expect.OOM != true {
