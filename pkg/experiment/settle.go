@@ -16,7 +16,7 @@ import (
 // they would inflate the next baseline). The
 // topology it returns is the matching one; the error says what still
 // differed (or why the exporter did not answer) when time ran out. waiting,
-// when set, hears each new reason to wait once, as it first shows.
+// when set, hears the reason to wait each time it changes.
 func settle(ctx context.Context, client *http.Client, exporter string, want Shape, timeout, poll time.Duration, waiting func(string)) (Topology, error) {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
