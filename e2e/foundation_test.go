@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"os/exec"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -43,6 +44,35 @@ func TestRunnerLimitSetsThroughput(t *testing.T) {
 		if !ok {
 			t.Errorf("limit %d: measured %.2f/s, want %.2f/s ±%.0f%%", limit, res.PerSec, want, 100*foundationTolerance)
 		}
+	}
+}
+
+// TestLabShapes checks the interface other issues rely on: two runners get
+// their own containers with their limits, and a runner change leaves n8n be.
+func TestLabShapes(t *testing.T) {
+	upLab(t, map[string]string{"LAB_WORKER_CONCURRENCY": "7", "LAB_RUNNER_LIMITS": "3,2"})
+	before := containerIDs(t)
+	for name, want := range map[string]string{"n8n-lab-runner-1-1": "3", "n8n-lab-runner-1-2": "2"} {
+		if got := inspectEnv(t, name)["N8N_RUNNERS_MAX_CONCURRENCY"]; got != want {
+			t.Errorf("%s: N8N_RUNNERS_MAX_CONCURRENCY=%q, want %s", name, got, want)
+		}
+	}
+	if args := inspectArgs(t, "n8n-lab-worker-1"); !slices.Contains(args, "--concurrency=7") {
+		t.Errorf("worker args %v lack --concurrency=7", args)
+	}
+
+	upLab(t, map[string]string{"LAB_WORKER_CONCURRENCY": "7", "LAB_RUNNER_LIMITS": "4"})
+	after := containerIDs(t)
+	for _, name := range []string{"n8n-lab-main", "n8n-lab-worker-1"} {
+		if before[name] == "" || before[name] != after[name] {
+			t.Errorf("%s was restarted by a runner-limit change (%q → %q)", name, before[name], after[name])
+		}
+	}
+	if _, ok := after["n8n-lab-runner-1-2"]; ok {
+		t.Error("the second runner outlived LAB_RUNNER_LIMITS=4")
+	}
+	if got := inspectEnv(t, "n8n-lab-runner-1-1")["N8N_RUNNERS_MAX_CONCURRENCY"]; got != "4" {
+		t.Errorf("runner limit after change: %q, want 4", got)
 	}
 }
 

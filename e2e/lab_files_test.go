@@ -8,10 +8,9 @@ import (
 
 // TestLabSecretFilesPrivate: once the lab is up, its secrets file and the
 // env files it hands to containers are readable by root alone (up.sh
-// writes them under umask 077 and checks the same). Any shape does: it
-// takes TestExporterKeepsSecrets', which then needs no change.
+// writes them under umask 077 and checks the same).
 func TestLabSecretFilesPrivate(t *testing.T) {
-	upLab(t, map[string]string{"LAB_PROBE": "1", "LAB_WORKER_CONCURRENCY": "15", "LAB_RUNNER_LIMITS": "10"})
+	upLab(t, map[string]string{"LAB_WORKER_CONCURRENCY": "15", "LAB_RUNNER_LIMITS": "10"})
 	if err := lab.CheckPrivate(labState()); err != nil {
 		t.Error(err)
 	}
