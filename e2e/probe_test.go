@@ -12,8 +12,9 @@ import (
 )
 
 // TestProbeCountsWhatTheRunnerRuns: worker 15, 20 closed-loop VUs, tasks
-// of 1 s on average, through the broker probe. The probe sees the runner's real limit
-// and task time, and costs no throughput against a direct run back to back.
+// of 1 s on average, through the broker probe. The probe sees the runner's
+// real limit and task time, and costs no throughput against a direct run
+// back to back.
 // Limit 5 binds at the runner. The runner-limit and worker-bound
 // experiments run limits 2, 10 and 20 (worker-bound) through the probe as
 // well, and check the bottleneck it reports.

@@ -43,6 +43,10 @@ func CallBench(ctx context.Context, c *http.Client, url string, body []byte) err
 	return nil
 }
 
+// attemptLimit bounds one attempt of Until and UntilAny (or the interval,
+// when that is longer).
+const attemptLimit = 10 * time.Second
+
 // Until retries check every interval until it succeeds or timeout passes,
 // and returns the last error on timeout.
 func Until(ctx context.Context, timeout, interval time.Duration, check func(context.Context) error) error {
@@ -50,7 +54,7 @@ func Until(ctx context.Context, timeout, interval time.Duration, check func(cont
 	defer cancel()
 	var last error
 	for {
-		attempt, stop := context.WithTimeout(ctx, max(interval, 10*time.Second))
+		attempt, stop := context.WithTimeout(ctx, max(interval, attemptLimit))
 		err := check(attempt)
 		stop()
 		if err == nil {
@@ -72,7 +76,8 @@ func Until(ctx context.Context, timeout, interval time.Duration, check func(cont
 // at the first success, cancelling the rest. A webhook request that lands
 // on a worker without a runner hangs until the task-request timeout, while
 // one started a second later on a worker with a runner answers at once.
-// An attempt runs up to 10 s, so at most 10 s ÷ interval run at once.
+// An attempt runs up to attemptLimit (10 s), so at most 10 s ÷ interval
+// run at once.
 func UntilAny(ctx context.Context, timeout, interval time.Duration, check func(context.Context) error) error {
 	var wg sync.WaitGroup
 	defer wg.Wait()
@@ -81,7 +86,7 @@ func UntilAny(ctx context.Context, timeout, interval time.Duration, check func(c
 	errs := make(chan error)
 	start := func() {
 		wg.Go(func() {
-			attempt, stop := context.WithTimeout(ctx, 10*time.Second)
+			attempt, stop := context.WithTimeout(ctx, max(interval, attemptLimit))
 			defer stop()
 			err := check(attempt)
 			select {
