@@ -36,7 +36,7 @@ if docker -H "$LAB_DOCKER_HOST" version >/dev/null 2>&1; then
     rm -f "$f"
   done
 fi
-rm -f "$run"/containers/*.id
+rm -f "$run"/containers/*.id "$run"/installed.* "$run"/db.*
 
 stop_pid redis "$run/redis.pid"
 [ "${LAB_KEEP_DOCKERD:-0}" = 1 ] || stop_pid dockerd "$run/dockerd.pid"

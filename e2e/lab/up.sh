@@ -64,7 +64,16 @@ mkdir -p "$run" "$LAB_HOME" "$LAB_STATE/bin"
 exec 9>"$LAB_STATE/up.lock"
 flock -w 600 9 || die "another up.sh or down.sh holds $LAB_STATE/up.lock"
 
-LAB_N8N_VERSIONS=$LAB_N8N_VERSION bash "$here/install.sh" >&2
+# A lab that is up skips what it has already checked: install.sh's
+# packages (once per lab and install.sh), PostgreSQL's role and database
+# (once per lab, database and password), and the build while no Go source
+# changed. down.sh removes the stamps.
+stamp() { printf '%s\n' "$@" | sha256sum | cut -c1-16; }
+installed="$run/installed.$LAB_N8N_VERSION"
+if [ "$(cat "$installed" 2>/dev/null)" != "$(stamp "$(cat "$here/install.sh")")" ]; then
+  LAB_N8N_VERSIONS=$LAB_N8N_VERSION bash "$here/install.sh" >&2
+  stamp "$(cat "$here/install.sh")" >"$installed"
+fi
 
 # Secrets are made once per lab state: the encryption key must keep matching
 # the database. They live in a 0600 file and reach containers by --env-file.
@@ -93,26 +102,44 @@ if ! alive "$run/redis.pid" || ! redis-cli -p "$LAB_REDIS_PORT" ping >/dev/null 
 fi
 
 pg_ver=$(ls /usr/lib/postgresql | sort -n | tail -1)
+db_ready="$run/db.$LAB_DB"
 if ! pg_isready -q -h 127.0.0.1 -p 5432; then
+  rm -f "$run"/db.*
   pg_lsclusters -h | grep -q "^$pg_ver main" || pg_createcluster "$pg_ver" main >/dev/null
   pg_ctlcluster "$pg_ver" main start 9>&-
   touch "$run/postgres.started-by-lab"
 fi
 psql_admin() { runuser -u postgres -- psql -qtAX -h /var/run/postgresql "$@"; }
 for _ in $(seq 1 50); do pg_isready -q -h 127.0.0.1 -p 5432 && break; sleep 0.2; done
-if [ "$(psql_admin -c "select 1 from pg_roles where rolname='n8n'")" != 1 ]; then
-  psql_admin -c "create role n8n login password '$DB_POSTGRESDB_PASSWORD'"
-else
-  psql_admin -c "alter role n8n password '$DB_POSTGRESDB_PASSWORD'"
+# The stamp holds a hash of the password, never the password.
+if [ "$(cat "$db_ready" 2>/dev/null)" != "$(stamp "$DB_POSTGRESDB_PASSWORD")" ]; then
+  if [ "$(psql_admin -c "select 1 from pg_roles where rolname='n8n'")" != 1 ]; then
+    psql_admin -c "create role n8n login password '$DB_POSTGRESDB_PASSWORD'"
+  else
+    psql_admin -c "alter role n8n password '$DB_POSTGRESDB_PASSWORD'"
+  fi
+  [ "$(psql_admin -c "select 1 from pg_database where datname='$LAB_DB'")" = 1 ] ||
+    psql_admin -c "create database $LAB_DB owner n8n"
+  (umask 077; stamp "$DB_POSTGRESDB_PASSWORD" >"$db_ready")
 fi
-[ "$(psql_admin -c "select 1 from pg_database where datname='$LAB_DB'")" = 1 ] ||
-  psql_admin -c "create database $LAB_DB owner n8n"
 
 export DOCKER_HOST
 DOCKER_HOST=$(bash "$here/dockerd.sh" 9>&-)
 dk() { docker "$@"; }
 
-(cd "$repo" && go build -o "$LAB_STATE/bin/" ./e2e/lab/labctl ./cmd/exporter)
+# The binaries are rebuilt when another checkout built them last, or when a
+# Go file, go.mod, go.sum or a source folder (a file removed) is newer than
+# the last build. The exporter's hash is taken once per build.
+built="$LAB_STATE/bin/built-from"
+if [ "$(cat "$built" 2>/dev/null)" != "$repo" ] || [ ! -f "$LAB_STATE/bin/exporter.sha" ] ||
+  [ -n "$(find "$repo" \( -path "$repo/.git" -o -path "$repo/bin" -o -path "$repo/out" -o -path "$repo/.scratch" \) -prune -o \
+    \( -name '*.go' -o -name go.mod -o -name go.sum -o -type d \) -newer "$built" -print -quit)" ]; then
+  # Written before the build, so that a file saved during it is newer.
+  echo "$repo" >"$built.next"
+  (cd "$repo" && go build -o "$LAB_STATE/bin/" ./e2e/lab/labctl ./cmd/exporter)
+  sha256sum <"$LAB_STATE/bin/exporter" | cut -c1-16 >"$LAB_STATE/bin/exporter.sha"
+  mv "$built.next" "$built"
+fi
 
 # --- container specs ----------------------------------------------------------
 # PATH puts Node 24 first: n8n spawns an internal runner as `node`.
@@ -158,11 +185,15 @@ spec() {
   local name=$1 envf=$2; shift 2
   want_spec[$name]=$( { cat "$envf"; printf '%s\n' "$@" "$LAB_IMAGE"; } | sha256sum | cut -c1-16)
 }
-# current NAME: true when a running container has the wanted spec.
-current() {
-  [ -n "$(dk ps -q --filter "label=$LAB_LABEL=1" --filter "name=^/?$1\$" \
-    --filter "label=io.n8n-ceiling.spec=${want_spec[$1]}" --filter status=running)" ]
-}
+# The running lab containers' specs and roles, read once before anything
+# changes: each container is asked about once, before its own change.
+declare -A running_spec=() running_role=()
+while read -r name rspec role; do
+  running_spec[$name]=$rspec running_role[$name]=$role
+done < <(dk ps --filter "label=$LAB_LABEL=1" --filter status=running \
+  --format '{{.Names}} {{.Label "io.n8n-ceiling.spec"}} {{.Label "io.n8n-ceiling.role"}}')
+# current NAME: true when NAME was running with the wanted spec.
+current() { [ "${running_spec[$1]:-}" = "${want_spec[$1]}" ]; }
 # drain: waits until Redis holds no active or waiting job: the previous
 # load's executions end where they run. It runs before anything changes
 # when a running worker is to be replaced or removed. A removed worker
@@ -205,13 +236,15 @@ ensure() {
 # Removes every lab container not wanted as it is now: ones no longer asked
 # for, and stopped ones a killed run left behind.
 prune() {
-  local id name
-  while read -r id name; do
-    [ -n "$id" ] && [ -z "${want_spec[$name]:-}" ] || continue
-    log "removing $name"; dk rm -f "$id" >/dev/null; rm -f "$run/containers/$name.id"
-  done < <(dk ps -a --filter "label=$LAB_LABEL=1" --format '{{.ID}} {{.Names}}')
-  dk ps -aq --filter "label=$LAB_LABEL=1" --filter status=exited --filter status=created --filter status=dead |
-    xargs -r docker rm -f >/dev/null
+  local id name state
+  while read -r id name state; do
+    [ -n "$id" ] || continue
+    if [ -z "${want_spec[$name]:-}" ]; then
+      log "removing $name"; dk rm -f "$id" >/dev/null; rm -f "$run/containers/$name.id"
+    elif [[ "$state" =~ ^(exited|created|dead)$ ]]; then
+      dk rm -f "$id" >/dev/null
+    fi
+  done < <(dk ps -a --filter "label=$LAB_LABEL=1" --format '{{.ID}} {{.Names}} {{.State}}')
 }
 
 mkdir -p "$run/containers" "$run/env"
@@ -284,9 +317,10 @@ done
 # workers_change: some running worker is not wanted as it is.
 workers_change() {
   local name
-  while read -r name; do
+  for name in "${!running_role[@]}"; do
+    [ "${running_role[$name]}" = worker ] || continue
     [ -n "${want_spec[$name]:-}" ] && current "$name" || return 0
-  done < <(dk ps --filter "label=$LAB_LABEL=1" --filter label=io.n8n-ceiling.role=worker --filter status=running --format '{{.Names}}')
+  done
   return 1
 }
 if workers_change; then drain; fi
@@ -350,7 +384,7 @@ join() { local IFS=,; echo "$*"; }
   echo "PROBE_UPSTREAM=$(join "${probe_upstream[@]}")"
   echo "PROBE_NAME=$(join "${probe_name[@]}")"; } >"$envdir/exporter.env"
 "$LAB_STATE/bin/labctl" check-private "$LAB_STATE" || die "secret-bearing files are readable beyond root"
-exporter_hash=$(cat "$envdir/exporter.env" "$LAB_STATE/bin/exporter" | sha256sum | cut -c1-16)
+exporter_hash=$(cat "$envdir/exporter.env" "$LAB_STATE/bin/exporter.sha" | sha256sum | cut -c1-16)
 if ! alive "$run/exporter.pid" || [ "$(cat "$run/exporter.hash" 2>/dev/null)" != "$exporter_hash" ]; then
   alive "$run/exporter.pid" && { kill "$(cat "$run/exporter.pid")"; sleep 0.5; }
   log "starting the exporter"
