@@ -63,11 +63,12 @@ func (e Estimate) time() time.Duration {
 	return time.Duration(e.MeanActive / e.Rate * float64(time.Second))
 }
 
-// usableSuffix returns the newest samples that ok accepts and whose
-// counter never went backwards (a flushed Redis restarts it).
+// usableSuffix returns the newest samples that ok accepts, taken under
+// the newest one's shape, and whose counter never went backwards (a
+// flushed Redis restarts it).
 func usableSuffix(samples []sample, ok func(sample) bool) []sample {
 	i := len(samples)
-	for i > 0 && ok(samples[i-1]) {
+	for i > 0 && ok(samples[i-1]) && samples[i-1].sameShape(samples[len(samples)-1]) {
 		if i < len(samples) && samples[i].id < samples[i-1].id {
 			break
 		}

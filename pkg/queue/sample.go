@@ -32,7 +32,14 @@ type sample struct {
 	stalled bool
 	held    []int64
 	limit   int64 // each worker's runner capacity at the reading; 0 unknown
+	slots   int64 // the live workers' concurrency at the reading; 0 unknown
 }
+
+// sameShape says whether two readings were taken with the same worker
+// slots and runner capacity. Job and runner times measured under one shape
+// say little of another (a job that waited for one runner slot, then
+// runs beside five), so an estimate spans one shape.
+func (s sample) sameShape(o sample) bool { return s.slots == o.slots && s.limit == o.limit }
 
 // runnerFull says whether a worker held more jobs than its runners take.
 func (s sample) runnerFull() bool { return s.limit > 0 && s.mostHeld() > s.limit }

@@ -26,7 +26,7 @@ type Sampler struct {
 	mu      sync.Mutex
 	gate    func() bool
 	samples *window.Window[sample]
-	last    Estimate // newest good estimate, held while gated or idle
+	last    Estimate // newest good estimate, held while gated or idle, dropped when the shape changes
 	hasLast bool
 	clean   []sample        // the newest steady run without a stalled job, held while there is none
 	prevOff map[string]bool // the previous reading's unlocked active jobs
@@ -107,12 +107,15 @@ func (s *Sampler) Completed(ctx context.Context, at time.Time) (float64, error) 
 		return 0, err
 	}
 	smp.stalled = s.stalled(unlocked)
-	smp.limit = s.limit.Load()
+	smp.limit, smp.slots = s.limit.Load(), s.slots.Load()
+	if rs := s.samples.Readings(); len(rs) > 0 && !rs[len(rs)-1].sameShape(smp) {
+		s.hasLast, s.clean = false, nil // the lab was reshaped: measure anew
+	}
 	if !watched && smp.limit > 0 {
 		gated, watched = smp.runnerFull(), true
 	}
 	smp.gated = gated || !watched && smp.wait > 0 || smp.stalled
-	if n := s.slots.Load(); n > 0 {
+	if n := smp.slots; n > 0 {
 		smp.over = max(0, smp.active-n)
 		smp.active -= smp.over
 	}

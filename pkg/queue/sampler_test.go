@@ -74,7 +74,7 @@ func TestSampler(t *testing.T) {
 		c.LRem(ctx, "bull:jobs:active", 0, "raced")
 	}
 	e, ok, err := s.JobTime()
-	if err != nil || !ok || e.JobTime != 2*time.Second || e.Span != 11*time.Second {
+	if err != nil || !ok || e.JobTime != 2*time.Second || e.Span != 12*time.Second {
 		t.Fatalf("got %+v ok %v err %v, want 2 s (4 active / 2 per s) over the 11 s after the removal", e, ok, err)
 	}
 	// Saturated: 10 jobs in service, 10 waiting, 4 arrive and 4 complete
@@ -165,4 +165,36 @@ func TestSamplerRunTicks(t *testing.T) {
 			}
 		}
 	})
+}
+
+// A reshape (other worker slots or runner capacity) drops what was
+// measured under the old shape: the job time held from it and the runner
+// time's run. Both come back from readings of the new shape alone.
+func TestSamplerReshapeMeasuresAnew(t *testing.T) {
+	c, s := sampled(t)
+	s.SetSlots(10)
+	s.SetRunnerLimit(8)
+	hold(t, c, "token-a", "1", "2", "3", "4", "5", "6", "7", "8")
+	advance(c, s, 0, 12, 4) // 8 held, 4 completions a second: 2 s
+	if e, ok, _ := s.JobTime(); !ok || e.JobTime != 2*time.Second {
+		t.Fatalf("before the reshape: %+v ok %v, want 2 s", e, ok)
+	}
+	if _, ok := s.RunnerTime(); !ok {
+		t.Fatal("before the reshape: no runner time")
+	}
+	s.SetRunnerLimit(2)
+	c.Del(context.Background(), "bull:jobs:active")
+	hold(t, c, "token-a", "9", "10")
+	advance(c, s, 12, 13, 4)
+	if e, ok, _ := s.JobTime(); ok {
+		t.Fatalf("right after the reshape: job time %+v held from the old shape", e)
+	}
+	if e, ok := s.RunnerTime(); ok {
+		t.Fatalf("right after the reshape: runner time %+v from the old shape", e)
+	}
+	advance(c, s, 13, 25, 4) // 2 held, 4 completions a second: 0.5 s
+	e, ok, _ := s.JobTime()
+	if !ok || e.JobTime != 500*time.Millisecond || e.Span != 12*time.Second {
+		t.Fatalf("after the reshape: %+v ok %v, want 0.5 s over the new shape's 12 s alone", e, ok)
+	}
 }
