@@ -15,60 +15,6 @@ import (
 
 const mib = 1 << 20
 
-// TestExporterTopology: the exporter reads the limits from Docker and names
-// the runner as the bottleneck; a second worker without a runner shows up
-// with capacity 0 on /metrics and by name on /.
-func TestExporterTopology(t *testing.T) {
-	eps := upLab(t, map[string]string{"LAB_WORKER_CONCURRENCY": "7", "LAB_RUNNER_LIMITS": "3,2"})
-	s := scrapeURL(t, must(t, eps, "exporter-metrics"))
-	w1 := []string{"worker", "n8n-lab-worker-1"}
-	for runner, want := range map[string]float64{"n8n-lab-runner-1-1": 3, "n8n-lab-runner-1-2": 2} {
-		if got := s.one(t, "n8n_runner_max_concurrency", "runner", runner); got != want {
-			t.Errorf("%s limit %v, want %v", runner, got, want)
-		}
-		if w := s.find("n8n_runner_max_concurrency", "runner", runner)[0].labels["worker"]; w != "n8n-lab-worker-1" {
-			t.Errorf("%s paired with %q, want n8n-lab-worker-1", runner, w)
-		}
-		if got := s.one(t, "n8n_runner_graceful_shutdown_timeout_seconds", "runner", runner); got != 30 {
-			t.Errorf("%s shutdown window %v, want the default 30", runner, got)
-		}
-	}
-	checks := map[string]float64{
-		"n8n_worker_concurrency":           7,
-		"n8n_worker_runner_capacity":       5,
-		"n8n_worker_effective_concurrency": 5,
-		// LAB_TASK_REQUEST_TIMEOUT's default, read from the worker's env
-		"n8n_worker_task_request_timeout_seconds": 60,
-		"n8n_worker_task_accept_timeout_seconds":  2,
-		// N8N_GRACEFUL_SHUTDOWN_TIMEOUT's default: the lab sets none
-		"n8n_worker_graceful_shutdown_timeout_seconds": 30,
-	}
-	for name, want := range checks {
-		if got := s.one(t, name, w1...); got != want {
-			t.Errorf("%s = %v, want %v", name, got, want)
-		}
-	}
-	if s.one(t, "n8n_worker_bottleneck", append(w1, "component", "runner")...) != 1 ||
-		s.one(t, "n8n_worker_bottleneck", append(w1, "component", "worker")...) != 0 {
-		t.Errorf("bottleneck: %s", s.describe("n8n_worker_bottleneck"))
-	}
-	if got := s.one(t, "n8n_cluster_effective_concurrency"); got != 5 {
-		t.Errorf("cluster effective %v, want 5", got)
-	}
-
-	eps = upLab(t, map[string]string{"LAB_WORKERS": "2", "LAB_WORKER_CONCURRENCY": "7", "LAB_RUNNER_LIMITS": "3,2"})
-	s = scrapeURL(t, must(t, eps, "exporter-metrics"))
-	if got := s.one(t, "n8n_worker_runner_capacity", "worker", "n8n-lab-worker-2"); got != 0 {
-		t.Errorf("worker 2 capacity %v, want 0", got)
-	}
-	base := strings.TrimSuffix(must(t, eps, "exporter-metrics"), "metrics")
-	for _, page := range []string{base, base + "verdict"} {
-		if body := get(t, page); !strings.Contains(body, "n8n-lab-worker-2 has no runner") {
-			t.Errorf("%s does not name the worker without runner:\n%s", page, body)
-		}
-	}
-}
-
 // TestExporterMemory: Buffers held in Code tasks show in the runner's
 // working set, as docker stats shows it, while the worker's barely moves; a
 // task that pushes the runner past its limit is seen as an OOM kill.
@@ -174,6 +120,63 @@ func TestExporterKeepsSecrets(t *testing.T) {
 			if ours[name] && strings.HasPrefix(name, "n8n_") {
 				t.Errorf("metric %s is also served by n8n's %s", name, ep)
 			}
+		}
+	}
+}
+
+// TestExporterTopology: the exporter reads the limits from Docker and names
+// the runner as the bottleneck; a second worker without a runner shows up
+// with capacity 0 on /metrics and by name on /. It runs last here, so that
+// TestLabShapes (next in file order) finds its lab with one worker change
+// fewer; the bottleneck is read from this shape's own measurements, not
+// the earlier tests' (the Redis figures restart with a reshape).
+func TestExporterTopology(t *testing.T) {
+	eps := upLab(t, map[string]string{"LAB_WORKER_CONCURRENCY": "7", "LAB_RUNNER_LIMITS": "3,2"})
+	s := scrapeURL(t, must(t, eps, "exporter-metrics"))
+	w1 := []string{"worker", "n8n-lab-worker-1"}
+	for runner, want := range map[string]float64{"n8n-lab-runner-1-1": 3, "n8n-lab-runner-1-2": 2} {
+		if got := s.one(t, "n8n_runner_max_concurrency", "runner", runner); got != want {
+			t.Errorf("%s limit %v, want %v", runner, got, want)
+		}
+		if w := s.find("n8n_runner_max_concurrency", "runner", runner)[0].labels["worker"]; w != "n8n-lab-worker-1" {
+			t.Errorf("%s paired with %q, want n8n-lab-worker-1", runner, w)
+		}
+		if got := s.one(t, "n8n_runner_graceful_shutdown_timeout_seconds", "runner", runner); got != 30 {
+			t.Errorf("%s shutdown window %v, want the default 30", runner, got)
+		}
+	}
+	checks := map[string]float64{
+		"n8n_worker_concurrency":           7,
+		"n8n_worker_runner_capacity":       5,
+		"n8n_worker_effective_concurrency": 5,
+		// LAB_TASK_REQUEST_TIMEOUT's default, read from the worker's env
+		"n8n_worker_task_request_timeout_seconds": 60,
+		"n8n_worker_task_accept_timeout_seconds":  2,
+		// N8N_GRACEFUL_SHUTDOWN_TIMEOUT's default: the lab sets none
+		"n8n_worker_graceful_shutdown_timeout_seconds": 30,
+	}
+	for name, want := range checks {
+		if got := s.one(t, name, w1...); got != want {
+			t.Errorf("%s = %v, want %v", name, got, want)
+		}
+	}
+	if s.one(t, "n8n_worker_bottleneck", append(w1, "component", "runner")...) != 1 ||
+		s.one(t, "n8n_worker_bottleneck", append(w1, "component", "worker")...) != 0 {
+		t.Errorf("bottleneck: %s", s.describe("n8n_worker_bottleneck"))
+	}
+	if got := s.one(t, "n8n_cluster_effective_concurrency"); got != 5 {
+		t.Errorf("cluster effective %v, want 5", got)
+	}
+
+	eps = upLab(t, map[string]string{"LAB_WORKERS": "2", "LAB_WORKER_CONCURRENCY": "7", "LAB_RUNNER_LIMITS": "3,2"})
+	s = scrapeURL(t, must(t, eps, "exporter-metrics"))
+	if got := s.one(t, "n8n_worker_runner_capacity", "worker", "n8n-lab-worker-2"); got != 0 {
+		t.Errorf("worker 2 capacity %v, want 0", got)
+	}
+	base := strings.TrimSuffix(must(t, eps, "exporter-metrics"), "metrics")
+	for _, page := range []string{base, base + "verdict"} {
+		if body := get(t, page); !strings.Contains(body, "n8n-lab-worker-2 has no runner") {
+			t.Errorf("%s does not name the worker without runner:\n%s", page, body)
 		}
 	}
 }
