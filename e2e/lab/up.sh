@@ -18,6 +18,7 @@ repo=$(cd "$here/../.." && pwd)
 : "${LAB_RUNNER_MODE:=external}"
 : "${LAB_PROCESS_CPU:=thread}"
 : "${LAB_WINDOW:=30s}"
+: "${LAB_N8N_SAMPLE_INTERVAL:=5s}"
 LAB_REDIS_PORT=6380
 LAB_MAIN_PORT=5678
 
@@ -42,6 +43,7 @@ case $LAB_PROCESS_CPU in
   *) die "LAB_PROCESS_CPU must be process or thread, got '$LAB_PROCESS_CPU'" ;;
 esac
 [[ "$LAB_WINDOW" =~ ^[1-9][0-9]*s$ ]] || die "LAB_WINDOW must be whole seconds such as 30s, got '$LAB_WINDOW'"
+[[ "$LAB_N8N_SAMPLE_INTERVAL" =~ ^[1-9][0-9]*s$ ]] || die "LAB_N8N_SAMPLE_INTERVAL must be whole seconds such as 5s, got '$LAB_N8N_SAMPLE_INTERVAL'"
 n8n_supported "$LAB_N8N_VERSION" || die "LAB_N8N_VERSION must be one of: $LAB_N8N_SUPPORTED; got '$LAB_N8N_VERSION'"
 # Each n8n version keeps its own database and homes: a database migrated
 # by a newer n8n does not start an older one.
@@ -380,6 +382,7 @@ join() { local IFS=,; echo "$*"; }
   echo "EXPORTER_PROCESS_CPU=$LAB_PROCESS_CPU"
   echo "EXPORTER_SAMPLE_WINDOW=$LAB_WINDOW"
   echo "EXPORTER_DEMAND_WINDOW=$LAB_WINDOW"
+  echo "EXPORTER_N8N_SAMPLE_INTERVAL=$LAB_N8N_SAMPLE_INTERVAL"
   echo "PROBE_LISTEN=$(join "${probe_listen[@]}")"
   echo "PROBE_UPSTREAM=$(join "${probe_upstream[@]}")"
   echo "PROBE_NAME=$(join "${probe_name[@]}")"; } >"$envdir/exporter.env"
