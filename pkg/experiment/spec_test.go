@@ -128,8 +128,7 @@ func TestShippedSpecs(t *testing.T) {
 	// where the worker binds: worker-bound.yaml says why), the slots bind;
 	// every shape is runner-bound, its tasks end apart (jitter_ms), and
 	// the internal runner of regular mode, whose completions n8n's
-	// histogram gives every 5 s, is read over a 60 s window and step
-	// (shapes.yaml says why).
+	// histogram gives, is read every second (shapes.yaml says why).
 	if j, _ := byName["shapes"].Target.Body["jitter_ms"].(int); j <= 0 {
 		t.Errorf("shapes body %v: want jitter_ms above 0", byName["shapes"].Target.Body)
 	}
@@ -139,8 +138,8 @@ func TestShippedSpecs(t *testing.T) {
 			t.Errorf("shapes %s expects %+v, want runner-bound within %v", c.Name, c.Expect, want)
 		}
 		regularInternal := c.Env["LAB_RUNNER_MODE"] == "internal" && c.Env["LAB_MODE"] == "single"
-		if regularInternal && (c.Env["LAB_WINDOW"] != "60s" || c.Load == nil || c.Load.Step != Duration(time.Minute)) {
-			t.Errorf("shapes %s: window %q, load %+v; want a 60 s window and 60 s steps", c.Name, c.Env["LAB_WINDOW"], c.Load)
+		if regularInternal && c.Env["LAB_N8N_SAMPLE_INTERVAL"] != "1s" {
+			t.Errorf("shapes %s: n8n's histogram read every %q; want every 1s", c.Name, c.Env["LAB_N8N_SAMPLE_INTERVAL"])
 		}
 	}
 	for name, want := range map[string]Range{"runner-limit": {0.97, 1.03}, "worker-bound": {0.95, 1.03}} {
