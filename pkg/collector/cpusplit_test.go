@@ -301,6 +301,19 @@ func TestThreadWaitShrinksItsCore(t *testing.T) {
 	}
 }
 
+// A thread with work all the time, waiting for a core 24 % of it: at
+// 10/s it ran 0.76 of a core. 0.94 × its 76 % share would be 0.714, and
+// a ceiling of 9.4/s below the 10/s it carried; it counts the 0.76 it ran,
+// and binds at 10/s. Its cores alone stay 0.94.
+func TestBusyThreadCountsWhatItRan(t *testing.T) {
+	load := splitLoad{n8n: 0.76, n8nWait: 0.24, host: 1.0, fixture: "inspect-lab-worker-1.json", threads: true}
+	r, _ := splitReport(t, load, &scriptedProcs{})
+	n8n := resourceOf(t, r, "cpu:fx-worker-1/n8n")
+	if math.Abs(n8n.Servers-0.76) > 1e-9 || math.Abs(n8n.Ceiling-10) > 1e-6 || n8n.Alone != 0.94 {
+		t.Fatalf("n8n %+v, want the 0.76 cores it ran (0.94 alone), 10/s", n8n)
+	}
+}
+
 // A worker with external runners holds one Node process. With Threads it
 // is read apart into one resource, its n8n's main thread; not read apart,
 // the container's total, and / says the ceiling reads low where n8n uses

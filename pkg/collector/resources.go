@@ -49,6 +49,20 @@ func ranShare(v cpuView, process string) (share float64, read bool) {
 	return max(run/(run+wait), minRan), true
 }
 
+// threadBusy is the cores a process's main thread ran over the demand
+// window: its CPU per execution × the window's executions per second. Its
+// servers are never fewer: processCores × ranShare assumes the thread,
+// saturated, has work processCores of the time, but a thread that waits
+// for a core meanwhile finds its socket's replies waiting and has work
+// nearly all the time; its share of the core then counts whole, and a
+// ceiling below the throughput the thread carried would not be one.
+func threadBusy(v cpuView, process string) float64 {
+	if !v.has {
+		return 0
+	}
+	return v.estimate.Demand[process] * v.estimate.Rate()
+}
+
 // internalHostCores is the CPU of a container whose n8n process launches
 // an internal runner: two Node processes, each up to processCores.
 // Without a split per process, their sum is one resource.
@@ -80,6 +94,7 @@ func cpuResources(v cpuView, procs []topology.Process, internal map[string]bool,
 				r := cpuResource(v, name, capped(processCores*ran, q))
 				if read {
 					r.Alone = capped(processCores, q)
+					r.Servers = max(r.Servers, min(threadBusy(v, name), r.Alone))
 				}
 				out = append(out, r)
 			}

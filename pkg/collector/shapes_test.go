@@ -59,7 +59,7 @@ n8n_worker_runner_capacity{worker="fx-regular-main"} 5
 # HELP n8n_cluster_workers_without_runner Workers whose Code tasks no runner serves.
 # TYPE n8n_cluster_workers_without_runner gauge
 n8n_cluster_workers_without_runner 0
-# HELP n8n_resource_servers Servers of the resource: slots, or cores (the host's online CPUs less its background; per n8n process EXPORTER_PROCESS_CORES less the steal share, with EXPORTER_PROCESS_CPU=thread times the share of its runnable time its thread ran, or its cgroup quota if lower).
+# HELP n8n_resource_servers Servers of the resource: slots, or cores (the host's online CPUs less its background; per n8n process EXPORTER_PROCESS_CORES less the steal share, with EXPORTER_PROCESS_CPU=thread times the share of its runnable time its thread ran and never below the cores it ran, or its cgroup quota if lower).
 # TYPE n8n_resource_servers gauge
 n8n_resource_servers{resource="slots:runner:fx-regular-main"} 5
 `
