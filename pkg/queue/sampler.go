@@ -109,7 +109,7 @@ func (s *Sampler) Completed(ctx context.Context, at time.Time) (float64, error) 
 	smp.stalled = s.stalled(unlocked)
 	smp.limit, smp.slots = s.limit.Load(), s.slots.Load()
 	if rs := s.samples.Readings(); len(rs) > 0 && !rs[len(rs)-1].sameShape(smp) {
-		s.hasLast, s.clean = false, nil // the lab was reshaped: measure anew
+		s.hasLast, s.clean = false, nil // the workers were reshaped: measure anew
 	}
 	if !watched && smp.limit > 0 {
 		gated, watched = smp.runnerFull(), true
