@@ -71,10 +71,10 @@ flock -w 600 9 || die "another up.sh or down.sh holds $LAB_STATE/up.lock"
 # (once per lab, database and password), and the build while no Go source
 # changed. down.sh removes the stamps.
 stamp() { printf '%s\n' "$@" | sha256sum | cut -c1-16; }
-installed="$run/installed.$LAB_N8N_VERSION"
-if [ "$(cat "$installed" 2>/dev/null)" != "$(stamp "$(cat "$here/install.sh")")" ]; then
+installed="$run/installed.$LAB_N8N_VERSION" install_stamp=$(stamp "$(cat "$here/install.sh")")
+if [ "$(cat "$installed" 2>/dev/null)" != "$install_stamp" ]; then
   LAB_N8N_VERSIONS=$LAB_N8N_VERSION bash "$here/install.sh" >&2
-  stamp "$(cat "$here/install.sh")" >"$installed"
+  echo "$install_stamp" >"$installed"
 fi
 
 # Secrets are made once per lab state: the encryption key must keep matching
@@ -104,7 +104,7 @@ if ! alive "$run/redis.pid" || ! redis-cli -p "$LAB_REDIS_PORT" ping >/dev/null 
 fi
 
 pg_ver=$(ls /usr/lib/postgresql | sort -n | tail -1)
-db_ready="$run/db.$LAB_DB"
+db_ready="$run/db.$LAB_DB" db_stamp=$(stamp "$DB_POSTGRESDB_PASSWORD")
 if ! pg_isready -q -h 127.0.0.1 -p 5432; then
   rm -f "$run"/db.*
   pg_lsclusters -h | grep -q "^$pg_ver main" || pg_createcluster "$pg_ver" main >/dev/null
@@ -114,7 +114,7 @@ fi
 psql_admin() { runuser -u postgres -- psql -qtAX -h /var/run/postgresql "$@"; }
 for _ in $(seq 1 50); do pg_isready -q -h 127.0.0.1 -p 5432 && break; sleep 0.2; done
 # The stamp holds a hash of the password, never the password.
-if [ "$(cat "$db_ready" 2>/dev/null)" != "$(stamp "$DB_POSTGRESDB_PASSWORD")" ]; then
+if [ "$(cat "$db_ready" 2>/dev/null)" != "$db_stamp" ]; then
   if [ "$(psql_admin -c "select 1 from pg_roles where rolname='n8n'")" != 1 ]; then
     psql_admin -c "create role n8n login password '$DB_POSTGRESDB_PASSWORD'"
   else
@@ -122,7 +122,7 @@ if [ "$(cat "$db_ready" 2>/dev/null)" != "$(stamp "$DB_POSTGRESDB_PASSWORD")" ];
   fi
   [ "$(psql_admin -c "select 1 from pg_database where datname='$LAB_DB'")" = 1 ] ||
     psql_admin -c "create database $LAB_DB owner n8n"
-  (umask 077; stamp "$DB_POSTGRESDB_PASSWORD" >"$db_ready")
+  (umask 077; echo "$db_stamp" >"$db_ready")
 fi
 
 export DOCKER_HOST
