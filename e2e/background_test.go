@@ -14,14 +14,14 @@ import (
 // TestOtherWorkOnTheHost: a busy loop of one core beside n8n (a real
 // process on the host, started and stopped by PID: other work, as a build
 // or a backup would be) lowers the cores cpu:host counts instead of
-// passing for n8n's demand. Worker 15, runner limit 5, lab.ClosedLoop's
+// passing for n8n's demand. Worker 15, runner limit 3, lab.ClosedLoop's
 // load, the hog running through the first two loads:
-//   - 3 VUs of 1 s tasks (light: the runner slots allow 5/s): the runner
+//   - 2 VUs of 1 s tasks (light: the runner slots allow 3/s): the runner
 //     slots bind, and the background series reads about one core (± 0.3:
 //     the kernel, dockerd and the load loop are other work too);
 //   - 24 VUs of 0 ms tasks saturate the host: the measured throughput is
 //     within 10 % of the published ceiling;
-//   - the hog stopped, 3 VUs of 1 s tasks again: the runner slots bind,
+//   - the hog stopped, 2 VUs of 1 s tasks again: the runner slots bind,
 //     the ceiling is within 3 % of the one with the hog, and the
 //     background reads under 0.3 of a core.
 //
@@ -31,8 +31,15 @@ import (
 // after the 0 ms tasks it holds the 1 s tasks alone (a mean that still
 // held the 0 ms tasks would put the runner slots' ceiling above the
 // worker's).
+//
+// Runner limit 3, not 5: an execution of a 1 s task took 169 to 197 ms
+// of n8n's CPU here at 2.6-2.8/s, so beside a one-core hog the host's
+// remaining 0.8-0.95 of a core allowed 4.2 to 4.9/s, and the runner slots'
+// 4.8-4.95/s tied with it (two runs of e2e-repeat: one read cpu:host as
+// the binding resource, one the runner slots by 1.6 %). At limit 3 the
+// slots allow about 2.9/s, well below the host with the hog.
 func TestOtherWorkOnTheHost(t *testing.T) {
-	eps := upLab(t, map[string]string{"LAB_WORKER_CONCURRENCY": "15", "LAB_RUNNER_LIMITS": "5", "LAB_PROBE": "1", "LAB_WINDOW": "15s"})
+	eps := upLab(t, map[string]string{"LAB_WORKER_CONCURRENCY": "15", "LAB_RUNNER_LIMITS": "3", "LAB_PROBE": "1", "LAB_WINDOW": "15s"})
 	hook, metrics := must(t, eps, "webhook"), must(t, eps, "exporter-metrics")
 	hog := startHog(t)
 	busy := lightLoad(t, hook, metrics, "hog")
@@ -69,17 +76,17 @@ func TestOtherWorkOnTheHost(t *testing.T) {
 	}
 }
 
-// lightLoad runs 3 VUs of 1 s tasks for 15 s after 5 s, checks that
+// lightLoad runs 2 VUs of 1 s tasks for 15 s after 5 s, checks that
 // none failed and that the runner slots bind, and returns the exporter's
 // reading at its end. It logs cpu:host's ceiling beside what counting the
 // background as n8n's demand would have made it.
 func lightLoad(t *testing.T, hook, metrics, tag string) scrape {
 	t.Helper()
-	res := lab.ClosedLoop(context.Background(), hook, lab.BenchBody(1000, 0), 3, 5*time.Second, 15*time.Second)
+	res := lab.ClosedLoop(context.Background(), hook, lab.BenchBody(1000, 0), 2, 5*time.Second, 15*time.Second)
 	s := scrapeURL(t, metrics)
 	host := []string{"resource", "cpu:host"}
 	m, d, b := s.one(t, "n8n_resource_servers", host...), s.one(t, "n8n_resource_demand_seconds", host...), s.one(t, "n8n_resource_background_servers", host...)
-	t.Logf("%s: 3 VU of 1 s tasks, %.2f/s (%d failed); ceiling %.2f/s; cpu:host %.2f cores at %.1f ms: %.1f/s (with the background as demand: %.1f/s)",
+	t.Logf("%s: 2 VU of 1 s tasks, %.2f/s (%d failed); ceiling %.2f/s; cpu:host %.2f cores at %.1f ms: %.1f/s (with the background as demand: %.1f/s)",
 		tag, res.PerSec, res.Failed, s.one(t, "n8n_cluster_ceiling_executions_per_second"), m, 1000*d, m/d, (m+b)/(d+b/res.PerSec))
 	if res.Failed != 0 {
 		t.Errorf("%s: %d failed requests, e.g. %v", tag, res.Failed, res.Errors)
