@@ -30,7 +30,12 @@
 // negative probabilities. A spread station (CPU cores) whose demand exceeds
 // the latency is queued as m·latency/D servers each held for the latency:
 // an execution that alone keeps more than one core busy meets the others
-// there before m of them run. Overlapping is exact at N = 1 (one execution
+// there before m of them run. A task runner's thread runs a Code task to
+// its end before the next: a task that finds another running waits for
+// the rest of it, half its demand when the tasks are alike, not the whole
+// demand that processor sharing (n8n's main and workers, which interleave
+// short pieces of work) or an exponential service gives. Overlapping is
+// exact at N = 1 (one execution
 // waits nowhere), for single-server stations visited one after another
 // (classic exact MVA) and for one multi-server station with a think time
 // (the finite-source queue M/M/m//N); with a multi-server station among

@@ -1,6 +1,9 @@
 package capacity
 
-import "math"
+import (
+	"math"
+	"slices"
+)
 
 // StationPoint is one station's state at one population.
 type StationPoint struct {
@@ -100,16 +103,26 @@ func normalized(net Network) []Station {
 func solve(net Network, st []Station, latency float64, maxN int, w waiter, budget int) ([]Point, error) {
 	q := make([]float64, len(st))
 	waits := make([]float64, len(st))
+	u := make([]float64, len(st))
 	out := make([]Point, 0, maxN)
+	b := lowestCeiling(st)
 	for n := 1; n <= maxN; n++ {
 		r := net.Think + latency
 		for k, s := range st {
-			waits[k] = stationWait(w, k, n, s, q[k])
+			waits[k] = stationWait(w, k, n, s, q[k], u[k])
 			r += waits[k]
 		}
 		x := float64(n) / r
+		if b >= 0 && x > st[b].Ceiling() {
+			// A run-to-end wait places fewer users in the queues than there
+			// are once the thread nears saturation; the rest wait at the
+			// bottleneck, and X stays within the utilization law.
+			x = st[b].Ceiling()
+			waits[b] += float64(n)/x - r
+		}
 		for k, s := range st {
 			q[k] = x * (s.Demand + waits[k])
+			u[k] = x * s.Demand
 		}
 		out = append(out, point(net, n, x, q, waits))
 		if w.work() > budget {
@@ -119,11 +132,34 @@ func solve(net Network, st []Station, latency float64, maxN int, w waiter, budge
 	return out, nil
 }
 
-// stationWait is W_k(n): zero while n users fit on the servers.
-func stationWait(w waiter, k, n int, s Station, q float64) float64 {
+// lowestCeiling is the index of the station with the lowest ceiling m/D
+// among those with a demand, when a run-to-end station is among them;
+// else -1 (the other waits keep X(n) within the ceiling themselves).
+func lowestCeiling(st []Station) int {
+	if !slices.ContainsFunc(st, func(s Station) bool { return s.RunToEnd }) {
+		return -1
+	}
+	b := -1
+	for k, s := range st {
+		if s.Demand > 0 && (b < 0 || s.Ceiling() < st[b].Ceiling()) {
+			b = k
+		}
+	}
+	return b
+}
+
+// stationWait is W_k(n): zero while n users fit on the servers. A single
+// server waits D·Q_k(n−1), the exponential case and processor sharing's
+// exact one; one that runs its executions to their end, alike, waits
+// D·(Q_k(n−1) − U_k(n−1)/2): the whole demand of each execution queued,
+// and half that of the one in service (the residual of a constant demand;
+// Reiser 1981). u is U_k(n−1), X(n−1)·D_k.
+func stationWait(w waiter, k, n int, s Station, q, u float64) float64 {
 	switch {
 	case s.Demand == 0 || float64(n) <= s.Servers:
 		return 0
+	case s.Servers == 1 && s.RunToEnd:
+		return s.Demand * (q - u/2)
 	case s.Servers == 1:
 		return s.Demand * q
 	default:

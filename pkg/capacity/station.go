@@ -3,6 +3,7 @@ package capacity
 import (
 	"math"
 	"slices"
+	"strings"
 )
 
 // MaxPopulation caps the number of users an MVA curve goes up to: the work
@@ -25,6 +26,14 @@ type Station struct {
 	// host's others) use side by side. Alone, an execution then holds it
 	// at least D/m, not D. A slot is held by one execution whole.
 	Spread bool
+	// RunToEnd marks a thread that runs each execution's demand to its
+	// end, one at a time and first come first served, the demands alike:
+	// a task runner's thread, which runs a Code task's JavaScript without
+	// a break. An execution that arrives while another is served waits
+	// for the rest of that one's demand, half of it on average, where a
+	// thread that interleaves many short pieces of work (n8n's main or a
+	// worker) shares itself out as processor sharing does.
+	RunToEnd bool
 }
 
 // Hold is how long one execution alone holds the station: D, or D/m when
@@ -48,7 +57,7 @@ func (s Station) Ceiling() float64 { return s.Servers / s.Demand }
 // length.
 func (s Station) normal() Station {
 	if s.Servers < 1 {
-		return Station{Name: s.Name, Servers: 1, Demand: s.Hold(), Spread: s.Spread}
+		return Station{Name: s.Name, Servers: 1, Demand: s.Hold(), Spread: s.Spread, RunToEnd: s.RunToEnd}
 	}
 	return s
 }
@@ -63,7 +72,7 @@ func (s Station) within(latency float64) Station {
 	if !s.Spread || s.Demand <= latency {
 		return s
 	}
-	return Station{Name: s.Name, Servers: s.Servers * latency / s.Demand, Demand: latency, Spread: true}
+	return Station{Name: s.Name, Servers: s.Servers * latency / s.Demand, Demand: latency, Spread: true, RunToEnd: s.RunToEnd}
 }
 
 // HeldAtMost is the network as one execution alone meets it when its
@@ -171,7 +180,8 @@ func (net Network) Ceiling() float64 {
 // stations, in Resources order; CPU stations spread. With the host's cores
 // among them, a process thread's station has its cores alone (Alone): its
 // wait for a core is the wait the MVA gives cpu:host, and holding it at
-// the share it ran under this load would count that wait twice.
+// the share it ran under this load would count that wait twice. A task
+// runner's thread (ProcessCPU(…, ProcessRunner)) runs to end.
 func (b Bounds) Stations() []Station {
 	host := slices.ContainsFunc(b.Resources, func(r ResourceBound) bool { return r.Name == HostCPU && r.Known() && r.Demand > 0 })
 	var out []Station
@@ -183,7 +193,9 @@ func (b Bounds) Stations() []Station {
 		if host && r.Alone > 0 {
 			m = r.Alone
 		}
-		out = append(out, Station{Name: r.Name, Servers: m, Demand: r.Demand, Spread: r.Kind == KindCPU})
+		cpu := r.Kind == KindCPU
+		out = append(out, Station{Name: r.Name, Servers: m, Demand: r.Demand, Spread: cpu,
+			RunToEnd: cpu && strings.HasSuffix(r.Name, "/"+ProcessRunner)})
 	}
 	return out
 }

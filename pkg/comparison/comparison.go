@@ -69,10 +69,11 @@ type Prediction struct {
 // Station is one MVA station as recorded in a step: capacity.Station with
 // JSON names.
 type Station struct {
-	Name    string  `json:"name"`
-	Servers float64 `json:"servers"`
-	Demand  float64 `json:"demand_seconds"`
-	Spread  bool    `json:"spread,omitempty"`
+	Name     string  `json:"name"`
+	Servers  float64 `json:"servers"`
+	Demand   float64 `json:"demand_seconds"`
+	Spread   bool    `json:"spread,omitempty"`
+	RunToEnd bool    `json:"run_to_end,omitempty"`
 }
 
 func stationsOf(in []capacity.Station) []Station {

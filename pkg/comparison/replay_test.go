@@ -1,9 +1,12 @@
 package comparison
 
 import (
+	"encoding/json"
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/loadgen"
@@ -126,4 +129,60 @@ func readSweep(t *testing.T, path string) *loadgen.Result {
 		t.Fatalf("%s: %v", path, err)
 	}
 	return res
+}
+
+// testdata/cpu-bound-2.41 holds two back-to-back runs of the cpu-bound
+// spec (n8n 2.41.1, 2 and 8 VUs, 15 s steps and windows) made by a Hook
+// that waited the whole demand of the task in service at the runner's
+// thread: its 2-VU step read −6.0 % and −6.7 %. The runner's thread runs
+// each task's 10 million rounds to their end, so a task that finds another
+// running waits for the rest of it; with the runner's thread run to end
+// (capacity.Station.RunToEnd, as Bounds.Stations now marks it) the same
+// steps replay within 3 %.
+func TestCPUBoundRecordingsRunToEnd(t *testing.T) {
+	runs, err := filepath.Glob("testdata/cpu-bound-2.41/*.json")
+	if err != nil || len(runs) < 2 {
+		t.Fatalf("want two recorded runs, got %v (%v)", runs, err)
+	}
+	for _, path := range runs {
+		steps := readSweep(t, path).Steps
+		before, after := replay(t, path, steps), replay(t, path, runToEnd(t, steps))
+		for i, s := range steps {
+			x := s.Figures.Throughput
+			if dev := after[i]/x - 1; !(math.Abs(dev) <= 0.03) {
+				t.Errorf("%s, %d VU: %.3f/s with the runner's thread run to end, measured %.3f/s (%+.1f %%), want within 3 %%", path, s.Load.VUs, after[i], x, 100*dev)
+			}
+			if s.Load.VUs == 2 && !(before[i]/x-1 < -0.05) {
+				t.Errorf("%s, 2 VU: %.3f/s as recorded, measured %.3f/s: want over 5 %% below, as recorded", path, before[i], x)
+			}
+		}
+	}
+}
+
+// runToEnd marks each recorded runner-thread station as run to end.
+func runToEnd(t *testing.T, steps []loadgen.StepResult) []loadgen.StepResult {
+	t.Helper()
+	out := slices.Clone(steps)
+	marked := 0
+	for i := range out {
+		c := Of(out[i])
+		if c == nil || c.Prediction == nil {
+			continue
+		}
+		for j, s := range c.Prediction.Stations {
+			if strings.HasSuffix(s.Name, "/runner") && !s.RunToEnd {
+				c.Prediction.Stations[j].RunToEnd = true
+				marked++
+			}
+		}
+		raw, err := json.Marshal(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[i].Exporter = raw
+	}
+	if marked == 0 {
+		t.Fatal("no runner-thread station recorded")
+	}
+	return out
 }
