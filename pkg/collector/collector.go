@@ -157,6 +157,7 @@ func (c *Collector) Gather(ctx context.Context) *Report {
 		r.addSource(*queueResult)
 		r.Queue = depth
 	}
+	c.readPools(ctx, r)
 	c.measureJobTime(r)
 	c.measureTaskTime(r)
 	c.measureRunnerTime(r)

@@ -44,13 +44,14 @@ var (
 	oomKills          = desc(metricname.ContainerOOMKills, "OOM kills counted by the container's cgroup (processes inside, e.g. a runner under a supervisor).", containerLabels...)
 	restarts          = desc(metricname.ContainerRestarts, "Docker's restart count for the container.", containerLabels...)
 	queueJobs         = desc(metricname.QueueJobs, "Bull jobs per state, read from Redis at scrape time.", "state")
+	queuePoolJobs     = desc(metricname.QueuePoolJobs, "Bull jobs per state in each worker pool's queue (jobs-<pool>), read from Redis at scrape time; pool numbers the pools from 1 in the order of their names.", "pool", "state")
 	sourceUp          = desc(metricname.SourceUp, "1 if the source answered in this scrape.", "source")
 	sourceDuration    = desc(metricname.SourceDuration, "Time the source took in this scrape.", "source")
 )
 
 var allDescs = []*prometheus.Desc{workerConcurrency, runnerLimit, workerRunnerCap, workerEffective, workerBottleneck,
 	workerCeiling, workerTaskTimeout, workerAccept, workerShutdown, runnerShutdown, workerTaskWait, workerRunnerState, clusterEffective, clusterCeiling, clusterNoRunner, serviceTime, serviceTimeUsed, memWorkingSet,
-	memRSS, memLimit, oomKilled, oomKills, restarts, queueJobs, sourceUp, sourceDuration, containerInfo}
+	memRSS, memLimit, oomKilled, oomKills, restarts, queueJobs, queuePoolJobs, sourceUp, sourceDuration, containerInfo}
 
 // Describe sends the fixed descriptors.
 func (c *Collector) Describe(ch chan<- *prometheus.Desc) { describe(ch) }
@@ -84,6 +85,11 @@ func Emit(r *Report, ch chan<- prometheus.Metric) {
 	}
 	for state, n := range r.Queue {
 		gauge(ch, queueJobs, float64(n), state)
+	}
+	for _, p := range r.Pools {
+		for state, n := range p.Depth {
+			gauge(ch, queuePoolJobs, float64(n), p.Label(), state)
+		}
 	}
 	for _, s := range r.Sources {
 		gauge(ch, sourceUp, b2f(s.Up), s.Name)

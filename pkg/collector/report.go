@@ -57,6 +57,7 @@ type Report struct {
 	Memory     map[string]topology.Memory // by process ID
 	Topology   topology.Topology
 	Queue      map[string]int64 // nil when Redis was not read
+	Pools      []PoolQueue      // each worker pool's queue, where pool workers run
 	Measured   []ServiceTime
 	Used       map[Stage]ServiceTime // stage → the measurement the model used
 	Skipped    []string              // measurements left out this scrape, and why

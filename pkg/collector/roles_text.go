@@ -20,6 +20,7 @@ func roleLines(r *Report) []string {
 	for _, w := range r.Topology.Pooled {
 		out = append(out, pooledLine(w))
 	}
+	out = append(out, poolLines(r)...)
 	for _, w := range r.Topology.Webhooks {
 		out = append(out, fmt.Sprintf("webhook processor %s: takes webhook requests and queues them; it holds no execution slot, and its CPU (%s) is a resource of every webhook execution",
 			w.InstanceName(), cpuName(r, w)))
@@ -62,8 +63,8 @@ func manualLine(m topology.WorkerNode, cpuName string) string {
 // ceiling of the default queue leaves out. The pool's name is not shown.
 func pooledLine(w topology.WorkerNode) string {
 	return fmt.Sprintf("worker %s: takes its jobs from its worker pool's queue (jobs-<pool>, N8N_WORKER_POOL_NAME), not from jobs: "+
-		"its slots, its runners%s and its CPU are left out of this ceiling, which is the default queue's, and its CPU counts as the host's background; "+
-		"the exporter reads no pool's queue", w.Worker.InstanceName(), listed(w.Runners))
+		"its slots, its runners%s and its CPU are left out of this ceiling, which is the default queue's, and its CPU counts as the host's background",
+		w.Worker.InstanceName(), listed(w.Runners))
 }
 
 // listed is " (10 (internal))", or "" for no runner.

@@ -133,8 +133,8 @@ func TestRoutesOfMatchesProbeAndRoute(t *testing.T) {
 	}
 }
 
-// seriesText is family name's series as c exposes them, without the
-// HELP and TYPE lines.
+// seriesText is family name's series as c exposes them (every family's
+// for ""), without the HELP and TYPE lines.
 func seriesText(t *testing.T, c prometheus.Collector, name string) string {
 	t.Helper()
 	reg := prometheus.NewPedanticRegistry()
@@ -145,7 +145,7 @@ func seriesText(t *testing.T, c prometheus.Collector, name string) string {
 	}
 	var b bytes.Buffer
 	for _, mf := range mfs {
-		if mf.GetName() == name {
+		if name == "" || mf.GetName() == name {
 			if _, err := expfmt.MetricFamilyToText(&b, mf); err != nil {
 				t.Fatal(err)
 			}

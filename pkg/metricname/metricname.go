@@ -32,6 +32,7 @@ const (
 	ContainerOOMKills           = "n8n_container_oom_kills_total"
 	ContainerRestarts           = "n8n_container_restarts"
 	QueueJobs                   = "n8n_queue_jobs"
+	QueuePoolJobs               = "n8n_queue_pool_jobs"
 	SourceUp                    = "n8n_exporter_source_up"
 	SourceDuration              = "n8n_exporter_source_duration_seconds"
 	InspectErrors               = "n8n_exporter_inspect_errors_total"
@@ -103,7 +104,7 @@ func Exporter() []string {
 	return []string{WorkerConcurrency, RunnerMaxConcurrency, WorkerRunnerCapacity, WorkerEffectiveConcurrency,
 		WorkerBottleneck, WorkerCeiling, WorkerTaskRequestTimeout, WorkerTaskRequestWait, WorkerTaskAcceptTimeout, WorkerShutdownTimeout, RunnerShutdownTimeout, WorkerRunnerState, ClusterEffectiveConcurrency, ClusterCeiling, ClusterWorkersWithoutRunner,
 		ServiceTime, ServiceTimeUsed, ContainerWorkingSet, ContainerRSS, ContainerMemoryLimit, ContainerOOMKilled,
-		ContainerOOMKills, ContainerRestarts, QueueJobs, SourceUp, SourceDuration, InspectErrors, ContainerInfo,
+		ContainerOOMKills, ContainerRestarts, QueueJobs, QueuePoolJobs, SourceUp, SourceDuration, InspectErrors, ContainerInfo,
 		ResourceDemand, ResourceServers, ResourceBackground, ResourceAlone, ResourceCeiling, ClusterBottleneck, ClusterExecutions, ExecutionsSource}
 }
 

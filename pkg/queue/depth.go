@@ -20,10 +20,12 @@ var bullKey = map[string]string{
 
 var sortedSet = map[string]bool{"delayed": true, "completed": true, "failed": true}
 
-// Reader reads one Bull queue ("jobs", n8n's only queue) under a prefix.
+// Reader reads one Bull queue under a prefix: n8n's default queue, jobs,
+// or a worker pool's.
 type Reader struct {
 	rdb    redis.UniversalClient
 	prefix string
+	queue  string
 }
 
 // NewReader reads <prefix>:jobs:* through rdb; prefix is QUEUE_BULL_PREFIX.
@@ -31,10 +33,17 @@ func NewReader(rdb redis.UniversalClient, prefix string) *Reader {
 	if prefix == "" {
 		prefix = "bull"
 	}
-	return &Reader{rdb: rdb, prefix: prefix}
+	return &Reader{rdb: rdb, prefix: prefix, queue: "jobs"}
 }
 
-func (r *Reader) key(suffix string) string { return r.prefix + ":jobs:" + suffix }
+// Pool reads worker pool name's queue, <prefix>:jobs-<name>:*, as n8n
+// 2.41 names it (a worker with N8N_WORKER_POOL_NAME takes its jobs from
+// there).
+func (r *Reader) Pool(name string) *Reader {
+	return &Reader{rdb: r.rdb, prefix: r.prefix, queue: "jobs-" + name}
+}
+
+func (r *Reader) key(suffix string) string { return r.prefix + ":" + r.queue + ":" + suffix }
 
 // Depth returns the number of jobs per state, in one round trip.
 func (r *Reader) Depth(ctx context.Context) (map[string]int64, error) {

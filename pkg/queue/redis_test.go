@@ -42,6 +42,30 @@ func TestDepthRealRedis(t *testing.T) {
 	}
 }
 
+// A worker pool's queue is jobs-<pool> under the same prefix: its reader
+// counts its keys alone, and the default queue's reader none of them.
+func TestDepthOfAPoolRealRedis(t *testing.T) {
+	r := queuetest.Start(t)
+	ctx := context.Background()
+	c := r.Client
+	c.LPush(ctx, "n8nq:jobs-heavy:wait", "1", "2")
+	c.LPush(ctx, "n8nq:jobs-heavy:active", "3")
+	c.ZAdd(ctx, "n8nq:jobs-heavy:completed", redis.Z{Score: 1, Member: "0"})
+	c.LPush(ctx, "n8nq:jobs:wait", "default")
+	c.LPush(ctx, "n8nq:jobs-light:wait", "other pool")
+	jobs := NewReader(c, "n8nq")
+	heavy, err := jobs.Pool("heavy").Depth(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if heavy["waiting"] != 2 || heavy["active"] != 1 || heavy["completed"] != 1 || heavy["failed"] != 0 {
+		t.Errorf("pool heavy: %v, want 2 waiting, 1 active, 1 completed", heavy)
+	}
+	if d, err := jobs.Depth(ctx); err != nil || d["waiting"] != 1 || d["active"] != 0 {
+		t.Errorf("default queue: %v %v, want its 1 waiting alone", d, err)
+	}
+}
+
 // Bull keeps delayed jobs in a sorted set: depth reads it with ZCARD.
 func TestDepthDelayedSortedSet(t *testing.T) {
 	r := queuetest.Start(t)
