@@ -57,7 +57,7 @@ func (s Station) Ceiling() float64 { return s.Servers / s.Demand }
 // length.
 func (s Station) normal() Station {
 	if s.Servers < 1 {
-		return Station{Name: s.Name, Servers: 1, Demand: s.Hold(), Spread: s.Spread, RunToEnd: s.RunToEnd}
+		s.Servers, s.Demand = 1, s.Hold()
 	}
 	return s
 }
@@ -72,7 +72,8 @@ func (s Station) within(latency float64) Station {
 	if !s.Spread || s.Demand <= latency {
 		return s
 	}
-	return Station{Name: s.Name, Servers: s.Servers * latency / s.Demand, Demand: latency, Spread: true, RunToEnd: s.RunToEnd}
+	s.Servers, s.Demand = s.Servers*latency/s.Demand, latency
+	return s
 }
 
 // HeldAtMost is the network as one execution alone meets it when its
