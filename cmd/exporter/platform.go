@@ -66,9 +66,10 @@ func buildPlatform(ctx context.Context, cfg Config, logger *slog.Logger, wg *syn
 	return dockerPlatform(cfg, logger)
 }
 
-// kubePlatform watches pods, ConfigMaps and EndpointSlices. Memory comes
-// from the kubelet's cAdvisor metrics, which Prometheus scrapes itself;
-// task time comes from the probe sidecars.
+// kubePlatform watches pods, ConfigMaps and EndpointSlices; task time
+// comes from the probe sidecars. Where the node's cgroup hierarchy is
+// mounted at EXPORTER_CGROUP_ROOT, the containers' CPU and memory come
+// from its files, for the pods on the exporter's node.
 func kubePlatform(ctx context.Context, cfg Config, logger *slog.Logger, wg *sync.WaitGroup) (platform, error) {
 	client, err := kube.Connect()
 	if err != nil {
@@ -86,7 +87,13 @@ func kubePlatform(ctx context.Context, cfg Config, logger *slog.Logger, wg *sync
 			logger.Info("kubernetes caches synced", "namespace", cfg.KubeNamespace, "selector", cfg.KubeSelector)
 		}
 	}()
-	return platform{discoverer: p, name: platformKubernetes, scrapeProbes: true, close: func() error { return nil }}, nil
+	pl := platform{discoverer: p, name: platformKubernetes, scrapeProbes: true, close: func() error { return nil }}
+	if cgroup.HoldsPods(cfg.CgroupRoot) {
+		pl.readCgroups(cfg)
+	} else {
+		logger.Info("no kubepods cgroup under EXPORTER_CGROUP_ROOT, so container CPU and memory are not read: mount the node's /sys/fs/cgroup there (the chart's cgroup.hostPath)", "EXPORTER_CGROUP_ROOT", cfg.CgroupRoot)
+	}
+	return pl, nil
 }
 
 // dockerPlatform reads memory from the cgroup files when the host's are
@@ -99,15 +106,22 @@ func dockerPlatform(cfg Config, logger *slog.Logger) (platform, error) {
 	}
 	pl := platform{discoverer: dc, name: platformDocker, close: dc.Close}
 	if _, err := os.Stat(cfg.CgroupRoot); err == nil {
-		cg := cgroup.NewReader(cfg.CgroupRoot)
-		pl.memory = append(pl.memory, collector.MemorySource{Name: "cgroup", Reader: dockerstats.CgroupMemory{Reader: cg}})
-		pl.cpu = dockerstats.CgroupCPU{Reader: cg}
-		if cfg.ProcRoot != "" {
-			pl.procs = proccpu.Containers{PIDs: cg, Proc: proccpu.Reader{Root: cfg.ProcRoot}}
-		}
+		pl.readCgroups(cfg)
 	} else {
 		logger.Info("cgroup root not readable; memory comes from the Docker stats API", "EXPORTER_CGROUP_ROOT", cfg.CgroupRoot)
 	}
 	pl.memory = append(pl.memory, collector.MemorySource{Name: "stats", Reader: dc})
 	return pl, nil
+}
+
+// readCgroups reads memory and CPU from the cgroup files under
+// EXPORTER_CGROUP_ROOT and, with EXPORTER_PROC_ROOT, the processes of a
+// container apart.
+func (pl *platform) readCgroups(cfg Config) {
+	cg := cgroup.NewReader(cfg.CgroupRoot)
+	pl.memory = append(pl.memory, collector.MemorySource{Name: "cgroup", Reader: dockerstats.CgroupMemory{Reader: cg}})
+	pl.cpu = dockerstats.CgroupCPU{Reader: cg}
+	if cfg.ProcRoot != "" {
+		pl.procs = proccpu.Containers{PIDs: cg, Proc: proccpu.Reader{Root: cfg.ProcRoot}}
+	}
 }

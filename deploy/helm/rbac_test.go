@@ -82,9 +82,40 @@ func TestDeploymentHardening(t *testing.T) {
 	var d appsv1.Deployment
 	_ = yaml.Unmarshal([]byte(render(t, valueSets["all-on"])[chartDir+"/templates/deployment.yaml"]), &d)
 	c := d.Spec.Template.Spec.Containers[0]
-	if len(c.VolumeMounts) != 1 || !slices.ContainsFunc(c.Env, func(e corev1.EnvVar) bool {
-		return e.Name == "EXPORTER_WEB_CONFIG_FILE" && e.Value == "/etc/n8n-ceiling/web/web-config.yml"
-	}) {
+	if !slices.ContainsFunc(c.VolumeMounts, func(m corev1.VolumeMount) bool { return m.Name == "web-config" }) ||
+		!hasEnv(c, "EXPORTER_WEB_CONFIG_FILE", "/etc/n8n-ceiling/web/web-config.yml") {
 		t.Errorf("web config not wired: %+v %+v", c.VolumeMounts, c.Env)
 	}
+	checkHostCgroup(t, d)
+}
+
+// checkHostCgroup: cgroup.hostPath mounts the node's hierarchy read-only
+// at EXPORTER_CGROUP_ROOT; by default nothing of the host is mounted.
+func checkHostCgroup(t *testing.T, on appsv1.Deployment) {
+	t.Helper()
+	c := on.Spec.Template.Spec.Containers[0]
+	i := slices.IndexFunc(c.VolumeMounts, func(m corev1.VolumeMount) bool { return m.Name == "host-cgroup" })
+	j := slices.IndexFunc(on.Spec.Template.Spec.Volumes, func(v corev1.Volume) bool { return v.Name == "host-cgroup" })
+	switch {
+	case i < 0 || j < 0:
+		t.Fatalf("cgroup.hostPath: mount %d, volume %d", i, j)
+	case !c.VolumeMounts[i].ReadOnly || c.VolumeMounts[i].MountPath != "/host/cgroup" || !hasEnv(c, "EXPORTER_CGROUP_ROOT", "/host/cgroup"):
+		t.Errorf("cgroup.hostPath: mount %+v, env %+v", c.VolumeMounts[i], c.Env)
+	case on.Spec.Template.Spec.Volumes[j].HostPath == nil || on.Spec.Template.Spec.Volumes[j].HostPath.Path != "/sys/fs/cgroup":
+		t.Errorf("cgroup.hostPath: volume %+v", on.Spec.Template.Spec.Volumes[j])
+	}
+	var d appsv1.Deployment
+	_ = yaml.Unmarshal([]byte(render(t, valueSets["default"])[chartDir+"/templates/deployment.yaml"]), &d)
+	for _, v := range d.Spec.Template.Spec.Volumes {
+		if v.HostPath != nil {
+			t.Errorf("the defaults mount %s from the host", v.HostPath.Path)
+		}
+	}
+	if hasEnv(d.Spec.Template.Spec.Containers[0], "EXPORTER_CGROUP_ROOT", "/host/cgroup") {
+		t.Error("the defaults point EXPORTER_CGROUP_ROOT at an unmounted path")
+	}
+}
+
+func hasEnv(c corev1.Container, name, value string) bool {
+	return slices.ContainsFunc(c.Env, func(e corev1.EnvVar) bool { return e.Name == name && e.Value == value })
 }

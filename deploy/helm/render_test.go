@@ -34,6 +34,7 @@ image: {repository: localhost/n8n-ceiling/exporter, tag: dev, pullPolicy: Never}
 redis: {host: redis.n8n.svc, passwordSecret: {name: n8n-redis, key: password}}
 n8nMetricsURL: http://n8n.n8n.svc:5678/metrics
 webConfig: {secretName: exporter-web}
+cgroup: {hostPath: /sys/fs/cgroup}
 serviceMonitor: {enabled: true, scheme: https, tlsConfig: {insecureSkipVerify: true}, labels: {release: prometheus}}
 podMonitor: {enabled: true}
 prometheusRule: {enabled: true}

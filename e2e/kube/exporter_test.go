@@ -108,9 +108,10 @@ func TestExporterShowsTwoRunnerBoundWorkers(t *testing.T) {
 // TestLoadLandsOnThePublishedCeiling: a closed loop of 16 VUs through the
 // webhook (more than the 12 worker slots and the 8 runner slots), with 1 s
 // tasks, completes within ceilingTolerance of the ceiling the exporter
-// publishes after it.
+// publishes after it; then the containers' CPU and memory read from the
+// node's cgroups hold (checkContainerCgroups).
 func TestLoadLandsOnThePublishedCeiling(t *testing.T) {
-	_, eps := needCluster(t, baseShape)
+	c, eps := needCluster(t, baseShape)
 	metrics, hook := endpoint(t, eps, "exporter-metrics"), endpoint(t, eps, "webhook")
 	check, err := loadgen.ParseFieldCheck("ok==true")
 	if err != nil {
@@ -147,6 +148,7 @@ func TestLoadLandsOnThePublishedCeiling(t *testing.T) {
 		t.Errorf("throughput %.2f/s is %+.1f%% from the published ceiling %.2f/s, want within ±%.0f%%",
 			f.Throughput, 100*off, ceiling, 100*ceilingTolerance)
 	}
+	checkContainerCgroups(t, c, metrics)
 }
 
 // TestScalingShowsWithinOneScrapeInterval: the worker Deployment goes from

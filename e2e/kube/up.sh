@@ -155,7 +155,7 @@ if ! helm upgrade --install n8n-ceiling "$repo/deploy/helm/n8n-ceiling" \
   --wait --timeout 5m \
   --set "image.repository=${exporter_image%:*}" --set "image.tag=${exporter_image##*:}" --set image.pullPolicy=Never \
   --set "watch.selector=app.kubernetes.io/name=n8n" \
-  --set "redis.host=$KUBE_NODE_IP" --set redis.port=6379 \
+  --set "redis.host=$KUBE_NODE_IP" --set redis.port=6379 --set cgroup.hostPath=/sys/fs/cgroup \
   --set serviceMonitor.enabled=false --set podMonitor.enabled=false \
   --set prometheusRule.enabled=false --set dashboard.enabled=false \
   --set "keda.enabled=$([ "$KUBE_KEDA" = saturation ] && echo true || echo false)" \

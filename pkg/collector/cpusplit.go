@@ -18,7 +18,7 @@ type ProcessReader interface {
 // Why a container's n8n and runner processes are not read apart.
 const (
 	whyNoProcRoot = "EXPORTER_PROC_ROOT is empty, so no process is read from /proc"
-	whyNamespace  = "the exporter runs in another PID namespace: the container's cgroup.procs lists no PID it can see (give the exporter the host's, pid: host)"
+	whyNamespace  = "the exporter runs in another PID namespace: the container's cgroup.procs lists no PID it can see (give the exporter the host's: pid: host in Compose, hostPID in Kubernetes)"
 )
 
 // splitCounter is one internal host's per-process counters and when its

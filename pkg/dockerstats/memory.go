@@ -15,7 +15,7 @@ func (m CgroupMemory) ReadMemory(_ context.Context, ps []topology.Process) ([]to
 	mem := make([]topology.Memory, len(ps))
 	errs := make([]error, len(ps))
 	for i, p := range ps {
-		mem[i], errs[i] = m.Memory(p.ID, p.CgroupParent)
+		mem[i], errs[i] = m.Memory(p.CgroupID(), p.CgroupParent)
 	}
 	return mem, errs
 }
@@ -25,5 +25,5 @@ type CgroupCPU struct{ cgroup.Reader }
 
 // CPU reads one container's CPU.
 func (c CgroupCPU) CPU(p topology.Process) (topology.CPU, error) {
-	return c.Reader.CPU(p.ID, p.CgroupParent)
+	return c.Reader.CPU(p.CgroupID(), p.CgroupParent)
 }

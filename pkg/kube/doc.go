@@ -12,7 +12,9 @@
 // EndpointSlices that list its pod. Pending, terminating and crash-looping
 // pods are not counted; they are listed with why.
 //
-// Memory is not read here: in Kubernetes it comes from the kubelet's
-// cAdvisor metrics; the pod spec gives the limit, the container statuses
-// the restarts and OOM kills.
+// Memory and CPU are not read here: the pod spec gives the memory limit,
+// the container statuses the restarts and OOM kills, and each process
+// carries its container's runtime ID and its pod's cgroup (cgroup.go),
+// from which the cgroup reader finds its counters where the node's
+// hierarchy is mounted.
 package kube

@@ -59,6 +59,7 @@ func podProcesses(pod *corev1.Pod, cms ConfigMaps) []topology.Process {
 		instance := pod.Namespace + "/" + pod.Name
 		p.ID, p.Name, p.Instance = instance+"/"+c.Name, instance+"/"+c.Name, instance
 		p.State = containerState(c, statuses[c.Name])
+		p.CgroupParent, p.RuntimeID = podCgroup(pod), runtimeID(statuses[c.Name])
 		p.Net = topology.Network{Host: pod.Spec.HostNetwork, Namespace: instance, Scope: pod.Namespace}
 		for _, ip := range pod.Status.PodIPs {
 			p.Net.Addresses = append(p.Net.Addresses, topology.Address{Host: strings.ToLower(ip.IP), Via: topology.ViaIP})

@@ -28,7 +28,7 @@ type Containers struct {
 // least one process, so an empty list, like a PID 0, means the processes
 // are outside the reader's PID namespace.
 func (c Containers) Procs(p topology.Process) ([]Proc, error) {
-	pids, err := c.PIDs.Procs(p.ID, p.CgroupParent)
+	pids, err := c.PIDs.Procs(p.CgroupID(), p.CgroupParent)
 	if err != nil {
 		return nil, err
 	}

@@ -17,11 +17,25 @@ type Process struct {
 	Net      Network
 	State    State
 	// CgroupParent is where the platform put the process's cgroup when not
-	// in its default place (Docker's --cgroup-parent).
+	// in its default place: Docker's --cgroup-parent; in Kubernetes the
+	// pod's cgroup in the kubelet's cgroupfs layout, "kubepods/<QoS
+	// class>/pod<UID>" (no class for Guaranteed).
 	CgroupParent string
+	// RuntimeID is the container runtime's ID where ID is not it
+	// (Kubernetes: the container status's containerID less its scheme).
+	// The container's cgroup is named for it.
+	RuntimeID string
 	// Problems lists settings that were malformed or unreadable, naming
 	// the variable, never its value.
 	Problems []string
+}
+
+// CgroupID is the ID the container's cgroup is named for.
+func (p Process) CgroupID() string {
+	if p.RuntimeID != "" {
+		return p.RuntimeID
+	}
+	return p.ID
 }
 
 // InstanceName is the name worker metrics and the verdict use.
