@@ -67,9 +67,9 @@ func TestHoldsPodsNotOwnView(t *testing.T) {
 
 func TestPodSlice(t *testing.T) {
 	for in, want := range map[string]string{
-		"kubepods/pod" + podUID:            "kubepods.slice/kubepods-pod6f1c2b9a_0d3e_4c5f_9a7b_1e2d3c4b5a69.slice",
-		"kubepods/burstable/pod1-2":        "kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod1_2.slice",
-		"kubepods/besteffort/podabc":       "kubepods.slice/kubepods-besteffort.slice/kubepods-besteffort-podabc.slice",
+		"kubepods/pod" + podUID:      "kubepods.slice/kubepods-pod6f1c2b9a_0d3e_4c5f_9a7b_1e2d3c4b5a69.slice",
+		"kubepods/burstable/pod1-2":  "kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod1_2.slice",
+		"kubepods/besteffort/podabc": "kubepods.slice/kubepods-besteffort.slice/kubepods-besteffort-podabc.slice",
 	} {
 		if got := podSlice(in); got != want {
 			t.Errorf("podSlice(%q) = %q, want %q", in, got, want)
