@@ -14,7 +14,6 @@ import (
 	"github.com/prometheus/common/model"
 
 	"github.com/n8n-ceiling/n8n-ceiling/e2e/kube"
-	"github.com/n8n-ceiling/n8n-ceiling/pkg/snapshot"
 )
 
 // kubeletMemoryTolerance bounds the exporter's working set against the
@@ -56,27 +55,18 @@ func checkContainerCgroups(t *testing.T, c *labCluster, metrics string) {
 		if ct.Role == "probe" {
 			continue // a probe is no resource of an execution
 		}
-		r, ok := resourceNamed(s, "cpu:"+ct.Name)
+		r, ok := s.Resource("cpu:" + ct.Name)
 		if !ok || !r.Demand.OK || r.Demand.Value <= 0 {
 			t.Errorf("%s: CPU resource %+v (present %v), want a demand after the load", ct.Name, r, ok)
 			continue
 		}
 		t.Logf("%s: %.1f ms of CPU per execution on %.2f cores", ct.Name, 1000*r.Demand.Value, r.Servers.Value)
 	}
-	bg, ok := background(t, metrics)
-	t.Logf("cpu:host: %.2f cores of other work on the node", bg)
-	if !ok || bg < 0 {
-		t.Errorf("no n8n_resource_background_servers{resource=\"cpu:host\"} (present %v, %.2f): the node's other work is not counted apart", ok, bg)
+	host, _ := s.Resource("cpu:host")
+	t.Logf("cpu:host: %.2f cores of other work on the node", host.Background.Value)
+	if !host.Background.OK || host.Background.Value < 0 {
+		t.Errorf("no n8n_resource_background_servers{resource=\"cpu:host\"} (%+v): the node's other work is not counted apart", host.Background)
 	}
-}
-
-func resourceNamed(s *snapshot.Snapshot, name string) (snapshot.Resource, bool) {
-	for _, r := range s.Resources {
-		if r.Name == name {
-			return r, true
-		}
-	}
-	return snapshot.Resource{}, false
 }
 
 // kubeletWorkingSets reads container_memory_working_set_bytes from the
@@ -109,25 +99,8 @@ func kubeletWorkingSets(t *testing.T, c *labCluster) map[string]float64 {
 	return out
 }
 
-// background is the exporter's n8n_resource_background_servers for
-// cpu:host.
-func background(t *testing.T, metrics string) (float64, bool) {
-	t.Helper()
-	fams, err := parseMetrics(context.Background(), http.DefaultClient, metrics)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, m := range fams["n8n_resource_background_servers"].GetMetric() {
-		for _, p := range m.GetLabel() {
-			if p.GetName() == "resource" && p.GetValue() == "cpu:host" {
-				return m.GetGauge().GetValue(), true
-			}
-		}
-	}
-	return 0, false
-}
-
-// parseMetrics reads the text exposition at u with client.
+// parseMetrics reads the text exposition at u with client (the kubelet's:
+// the exporter's is read with snapshot.Reader).
 func parseMetrics(ctx context.Context, client *http.Client, u string) (map[string]*dto.MetricFamily, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
 	if err != nil {

@@ -18,6 +18,12 @@ func TestResourcesAndBounds(t *testing.T) {
 	if !s.Resources[2].Binding || s.Resources[0].Binding {
 		t.Fatalf("binding flags: %+v", s.Resources)
 	}
+	if host, ok := s.Resource("cpu:host"); !ok || host.Background != (Sample{Value: 0.25, OK: true}) || runner.Background.OK {
+		t.Fatalf("background: cpu:host %+v (found %v), runner %+v", host, ok, runner.Background)
+	}
+	if _, ok := s.Resource("cpu:absent"); ok {
+		t.Fatal("Resource found a resource no series names")
+	}
 	if !s.Cluster.Executions.OK || s.Cluster.Executions.Value != 1234 {
 		t.Fatalf("cluster: %+v", s.Cluster)
 	}

@@ -112,6 +112,7 @@ func (f families) resources(s *Snapshot) {
 	each(metricname.ResourceAlone, func(r *Resource, x *dto.Metric) { r.Alone = sample(x) })
 	each(metricname.ResourceDemand, func(r *Resource, x *dto.Metric) { r.Demand = sample(x) })
 	each(metricname.ResourceCeiling, func(r *Resource, x *dto.Metric) { r.Ceiling = sample(x) })
+	each(metricname.ResourceBackground, func(r *Resource, x *dto.Metric) { r.Background = sample(x) })
 	each(metricname.ClusterBottleneck, func(r *Resource, x *dto.Metric) { r.Binding = value(x) == 1 })
 }
 

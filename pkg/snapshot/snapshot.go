@@ -30,7 +30,19 @@ type Resource struct {
 	Alone   Sample // a process thread's cores with the host's to itself
 	Demand  Sample // seconds per execution
 	Ceiling Sample // executions per second
-	Binding bool   // n8n_cluster_bottleneck is 1 for it
+	// Background is cpu:host's cores busy with work that is not n8n's.
+	Background Sample
+	Binding    bool // n8n_cluster_bottleneck is 1 for it
+}
+
+// Resource is the resource named name; ok is false when no series names it.
+func (s *Snapshot) Resource(name string) (Resource, bool) {
+	for _, r := range s.Resources {
+		if r.Name == name {
+			return r, true
+		}
+	}
+	return Resource{}, false
 }
 
 // Sample is a value the scrape may lack.
