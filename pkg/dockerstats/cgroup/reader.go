@@ -28,16 +28,22 @@ func (r Reader) V2() bool { return r.v2 }
 // ErrNotFound means none of the candidate directories exists.
 var ErrNotFound = errors.New("container cgroup not found")
 
+// hierarchy is controller's hierarchy: v1 mounts each under the root,
+// v2 has one, the root.
+func (r Reader) hierarchy(controller string) string {
+	if r.v2 {
+		return r.Root
+	}
+	return filepath.Join(r.Root, controller)
+}
+
 // find returns container id's directory for controller (v1's hierarchy
 // name; v2 has one), the first candidate that holds file. It tries the
 // cgroupfs and systemd drivers' layouts under parent (the container's
 // --cgroup-parent or Kubernetes pod cgroup, "" for none) and then
 // Docker's defaults.
 func (r Reader) find(controller, file, id, parent string) (string, error) {
-	base := r.Root
-	if !r.v2 {
-		base = filepath.Join(r.Root, controller)
-	}
+	base := r.hierarchy(controller)
 	for _, p := range parents(parent) {
 		for _, leaf := range leaves(id) {
 			d := filepath.Join(base, filepath.Clean("/"+p), leaf)
@@ -76,10 +82,7 @@ const kubepods = "kubepods"
 // kubelet's pod cgroups in it (either driver's), not the view a container
 // has of its own cgroup.
 func HoldsPods(root string) bool {
-	base := root
-	if !NewReader(root).v2 {
-		base = filepath.Join(root, "cpuacct")
-	}
+	base := NewReader(root).hierarchy("cpuacct")
 	for _, d := range []string{kubepods, kubepods + ".slice"} {
 		if fi, err := os.Stat(filepath.Join(base, d)); err == nil && fi.IsDir() {
 			return true
