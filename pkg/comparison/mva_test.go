@@ -215,3 +215,27 @@ func TestMVALatencySpreadsHostCPU(t *testing.T) {
 		t.Errorf("prediction %+v, want the step's 49 ms as the latency and 1/0.049 at one VU", p)
 	}
 }
+
+// Main's thread in regular mode, as one run at 30 VUs read it: it ran
+// 0.43 of a core (the share of its runnable time it got) at 23.4 ms an
+// execution, while the host's 1.93 cores spent 98 ms. The MVA holds the
+// thread at its 0.94 alone and lets the host saturate (19.7/s); the
+// prediction is held at the published ceiling, the thread's 18.4/s, with
+// the response a closed loop of 30 VUs has there, and names the thread.
+func TestMVAHeldAtTheCeiling(t *testing.T) {
+	res := []resource{{"slots:worker:w1", 15, 0.06}, {"slots:runner:w1", 10, 0.03}, {"cpu:host", 1.93, 0.098}, {"cpu:main/n8n", 0.43, 0.0234}}
+	srv := newPageServer(t, exporterPage(10, 0.06, 0.03, res)+"n8n_resource_alone_servers{resource=\"cpu:main/n8n\"} 0.94\n")
+	h := &Hook{Reader: &snapshot.Reader{URL: srv.URL + "/metrics"}}
+	if p := attach(t, h, closedStep(0, 1, 0.075, 13.3)).Prediction; p == nil || p.HeldAtCeiling || !near(p.Throughput, 1/0.075) {
+		t.Fatalf("one VU: %+v, want its own latency, not held", p)
+	}
+	c := attach(t, h, closedStep(1, 30, 1.7, 17.9))
+	ceiling := 0.43 / 0.0234
+	free, _ := capacity.Overlapping(networkOf([]resource{res[0], res[1], res[2], {"cpu:main/n8n", 0.94, 0.0234}}), 0.075, 30)
+	if !near(c.Ceiling, ceiling) || free[29].Throughput <= ceiling {
+		t.Fatalf("ceiling %v, MVA unheld %v: want the MVA above the thread's %v", c.Ceiling, free[29].Throughput, ceiling)
+	}
+	if p := c.Prediction; p == nil || !p.HeldAtCeiling || !near(p.Throughput, ceiling) || !near(p.ResponseSeconds, 30/ceiling) || p.Binding != "cpu:main/n8n" {
+		t.Errorf("30 VUs: %+v, want held at %v/s with a response of 30 ÷ that, bound by the thread", p, ceiling)
+	}
+}

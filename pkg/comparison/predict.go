@@ -58,9 +58,30 @@ func (h *Hook) predict(c *Comparison, m model, vus int, sum loadgen.Summary) {
 		c.MVAError = err.Error()
 		return
 	}
+	p, held := heldAtCeiling(p, c.Ceiling)
+	binding := m.b.Bottleneck()
+	if held {
+		binding = c.Binding
+	}
 	c.Prediction = &Prediction{Model: ModelMVA, Throughput: p.Throughput, MeanLatencySeconds: p.Response, QueueWait: queueWait,
-		ResponseSeconds: p.Response, Binding: m.b.Bottleneck(), LargestQueue: p.Largest, LatencySeconds: latency, LatencyFromVUs: base.vus,
-		Stations: stationsOf(net.Stations)}
+		ResponseSeconds: p.Response, Binding: binding, LargestQueue: p.Largest, LatencySeconds: latency, LatencyFromVUs: base.vus,
+		HeldAtCeiling: held, Stations: stationsOf(net.Stations)}
+}
+
+// heldAtCeiling holds an MVA point at the ceiling the exporter published
+// at the step (when known), with the response a closed loop then has.
+// The MVA holds each JavaScript thread at its cores alone and queues its
+// wait for a core at cpu:host, as a product-form station: a thread that
+// gets a core only part of the time it has work (other threads of the
+// same executions hold the cores) caps the throughput below the host's
+// cores, and only the ceiling, which counts the thread at the share it
+// ran, holds that.
+func heldAtCeiling(p capacity.Point, ceiling float64) (capacity.Point, bool) {
+	if ceiling <= 0 || p.Throughput <= ceiling {
+		return p, false
+	}
+	p.Throughput, p.Response = ceiling, float64(p.N)/ceiling
+	return p, true
 }
 
 // mva is the MVA point at vus over net, with the network and the latency
@@ -125,6 +146,7 @@ func Replay(steps []loadgen.StepResult) ([]float64, error) {
 		if err != nil {
 			return nil, fmt.Errorf("step %d: %w", i+1, err)
 		}
+		p, _ = heldAtCeiling(p, c.Ceiling)
 		out[i] = p.Throughput
 	}
 	return out, nil
