@@ -74,7 +74,7 @@ e2e-kube:
 # and highest, and how many runs passed. Each run's log, experiment results
 # and figures stay in out/repeat/<n>/.
 N ?= 3
-REPEAT_TESTS ?= TestRunnerLimitSetsThroughput|TestProbeCountsWhatTheRunnerRuns|TestSweepAndDashboards|TestExperiments|TestTaskRequestWait|TestOtherWorkOnTheHost
+REPEAT_TESTS ?= TestRunnerLimitSetsThroughput|TestProbeCountsWhatTheRunnerRuns|TestRunnerCeilingFollowsTheWorkload|TestSweepAndDashboards|TestExperiments|TestTaskRequestWait|TestOtherWorkOnTheHost
 e2e-repeat: deps
 	rm -rf out/repeat; rc=0; for i in $$(seq $(N)); do \
 	  mkdir -p out/repeat/$$i; echo "e2e-repeat: run $$i of $(N)"; \
