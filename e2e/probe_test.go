@@ -135,48 +135,8 @@ func mean(xs []float64) float64 {
 // starting after skip (the warm-up), until ctx ends; it returns the samples
 // in time order.
 func sampleRunning(ctx context.Context, url string, skip, every time.Duration) <-chan []float64 {
-	out := make(chan []float64, 1)
-	go func() {
-		var got []float64
-		select {
-		case <-ctx.Done():
-		case <-time.After(skip):
-			tick := time.NewTicker(every)
-			defer tick.Stop()
-			for ctx.Err() == nil {
-				s := scrapeQuiet(url)
-				if v, ok := s["runner-1-1"]; ok {
-					got = append(got, v)
-				}
-				select {
-				case <-ctx.Done():
-				case <-tick.C:
-				}
-			}
-		}
-		out <- got
-	}()
-	return out
-}
-
-func TestSaturatedAt(t *testing.T) {
-	cases := []struct {
-		samples []float64
-		want    float64
-		ok      bool
-	}{
-		{[]float64{10, 12, 14, 15, 15, 14, 15, 15, 15, 15}, 15, true}, // ramp, then at the limit
-		{[]float64{5, 5, 4, 5, 5}, 5, true},
-		{[]float64{5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 3, 5, 5}, 5, true},               // two slots freed at once (seen on a quiet CI run)
-		{[]float64{5, 4, 4, 5, 4, 4, 3, 5}, 5, false},                             // mean 4.25: slots left empty, not sampling edges
-		{[]float64{2, 3, 4, 4, 4, 4, 4, 5, 5, 5}, 5, false},                       // reached too late
-		{[]float64{4, 4, 4}, 5, false},                                            // never reached
-		{[]float64{5, 6, 5}, 5, false},                                            // above the limit
-		{[]float64{14, 14, 15, 14, 15, 14, 14, 15, 15, 15, 11, 14, 15}, 15, true}, // worker-bound: jobs step out of the runner
-	}
-	for _, c := range cases {
-		if got := saturatedAt(c.samples, c.want); got != c.ok {
-			t.Errorf("saturatedAt(%v, %v) = %v, want %v", c.samples, c.want, got, c.ok)
-		}
-	}
+	return poll[[]float64](ctx, skip, every, func() (float64, bool) {
+		v, ok := scrapeQuiet(url)["runner-1-1"]
+		return v, ok
+	})
 }

@@ -80,25 +80,18 @@ func (r ceilingRead) String() string { return fmt.Sprintf("%.0fs %.3f", r.after.
 // readCeilings reads resource's ceiling once a second until ctx ends, and
 // returns the readings that had it.
 func readCeilings(ctx context.Context, metrics, resource string) <-chan []ceilingRead {
-	out := make(chan []ceilingRead, 1)
-	go func(start time.Time) {
-		var got []ceilingRead
-		tick := time.NewTicker(time.Second)
-		defer tick.Stop()
-		for ctx.Err() == nil {
-			if s, err := fetchScrape(metrics); err == nil {
-				if c := s.find("n8n_resource_ceiling_executions_per_second", "resource", resource); len(c) == 1 {
-					got = append(got, ceilingRead{time.Since(start), c[0].value, bindingOf(s)})
-				}
-			}
-			select {
-			case <-ctx.Done():
-			case <-tick.C:
-			}
+	start := time.Now()
+	return poll[[]ceilingRead](ctx, 0, time.Second, func() (ceilingRead, bool) {
+		s, err := fetchScrape(metrics)
+		if err != nil {
+			return ceilingRead{}, false
 		}
-		out <- got
-	}(time.Now())
-	return out
+		c := s.find("n8n_resource_ceiling_executions_per_second", "resource", resource)
+		if len(c) != 1 {
+			return ceilingRead{}, false
+		}
+		return ceilingRead{time.Since(start), c[0].value, bindingOf(s)}, true
+	})
 }
 
 // bindingOf names the resources whose n8n_cluster_bottleneck is 1.

@@ -70,24 +70,10 @@ func readState(metrics string) string {
 // and sends the readings: the state whose series is 1, stamped when the
 // scrape answered.
 func pollState(ctx context.Context, metrics string, every time.Duration) <-chan stateReadings {
-	out := make(chan stateReadings, 1)
-	go func() {
-		var got stateReadings
-		defer func() { out <- got }()
-		tick := time.NewTicker(every)
-		defer tick.Stop()
-		for {
-			if state := readState(metrics); state != "" {
-				got = append(got, stateReading{at: time.Now(), state: state})
-			}
-			select {
-			case <-ctx.Done():
-				return
-			case <-tick.C:
-			}
-		}
-	}()
-	return out
+	return poll[stateReadings](ctx, 0, every, func() (stateReading, bool) {
+		state := readState(metrics)
+		return stateReading{at: time.Now(), state: state}, state != ""
+	})
 }
 
 // underLoad runs 2 closed-loop VUs of 1 s Code tasks until the returned

@@ -98,31 +98,17 @@ func TestTaskRequestWait(t *testing.T) {
 // pollWait reads n8n_worker_task_request_wait_seconds every second after
 // skip until ctx ends, and sends the readings.
 func pollWait(ctx context.Context, metrics string, skip time.Duration) <-chan []float64 {
-	out := make(chan []float64, 1)
-	go func() {
-		var got []float64
-		defer func() { out <- got }()
-		select {
-		case <-ctx.Done():
-			return
-		case <-time.After(skip):
+	return poll[[]float64](ctx, skip, time.Second, func() (float64, bool) {
+		s, err := fetchScrape(metrics)
+		if err != nil {
+			return 0, false
 		}
-		tick := time.NewTicker(time.Second)
-		defer tick.Stop()
-		for {
-			if s, err := fetchScrape(metrics); err == nil {
-				if w := s.find("n8n_worker_task_request_wait_seconds"); len(w) == 1 {
-					got = append(got, w[0].value)
-				}
-			}
-			select {
-			case <-ctx.Done():
-				return
-			case <-tick.C:
-			}
+		w := s.find("n8n_worker_task_request_wait_seconds")
+		if len(w) != 1 {
+			return 0, false
 		}
-	}()
-	return out
+		return w[0].value, true
+	})
 }
 
 // firstFiring polls Prometheus every 250 ms and sends when alert was
