@@ -18,13 +18,23 @@ import (
 // passing for n8n's demand. Worker 15, runner limit 3, lab.ClosedLoop's
 // load, the hog running through the first two loads:
 //   - 2 VUs of 1 s tasks (light: the runner slots allow 3/s): the runner
-//     slots bind, and the background series reads about one core (± 0.3:
-//     the kernel, dockerd and the load loop are other work too);
+//     slots bind, and the background series holds the hog's core: it
+//     reads 1 ± 0.3 cores above the rest of the other work the test
+//     itself read from /proc over the same window;
 //   - 24 VUs of 0 ms tasks saturate the host: the measured throughput is
 //     within 10 % of the published ceiling (the mean of saturatedReads);
 //   - the hog stopped, 2 VUs of 1 s tasks again: the runner slots bind,
 //     the ceiling is within 3 % of the one with the hog, and the
-//     background reads under 0.3 of a core.
+//     background is within 0.3 of a core of the other work read.
+//
+// The peer (hostwork_test.go) sums, process by process, the CPU of
+// everything outside the lab's containers and its PostgreSQL and Redis,
+// and the kernel's irq, softirq and steal. On a quiet host here it read
+// 0.09 to 0.13 of a core once the hog had stopped, and the background
+// 0.06 (two runs). A shared host is not quiet: one CI run read a
+// background of 0.54 cores there, where this test then assumed about
+// zero. The exporter is right to count such work; the test checks that it
+// counts what is there.
 //
 // The exporter's windows are 15 s (LAB_WINDOW), and each reading is taken
 // inside a load's step, 15 s or more after a 3 s warm-up (loadAndRead), so
@@ -43,12 +53,18 @@ import (
 func TestOtherWorkOnTheHost(t *testing.T) {
 	eps := upLab(t, map[string]string{"LAB_WORKER_CONCURRENCY": "15", "LAB_RUNNER_LIMITS": "3", "LAB_PROBE": "1", "LAB_WINDOW": "15s"})
 	hook, metrics := must(t, eps, "webhook"), must(t, eps, "exporter-metrics")
+	ids := map[string]bool{}
+	for _, id := range containerIDs(t) {
+		ids[id] = true
+	}
 	hog := startHog(t)
-	busy := lightLoad(t, hook, metrics, "hog")
-	background := busy.one(t, "n8n_resource_background_servers", "resource", "cpu:host")
-	figure(t, "background with the hog, cores", "1 ± 0.3", background, math.Abs(background-1) <= 0.3)
-	if math.Abs(background-1) > 0.3 {
-		t.Errorf("background %.2f cores with a one-core hog, want 1 ± 0.3", background)
+	busy := lightLoad(t, hook, metrics, ids, "hog")
+	hogCores := busy.before.of(busy.after, hog.Process.Pid)
+	shown := busy.background - (busy.other.cores - hogCores)
+	t.Logf("hog: it ran %.3f cores; background %.3f cores, other work seen %.3f cores (the hog's included)", hogCores, busy.background, busy.other.cores)
+	figure(t, "background with the hog, less other work seen but the hog, cores", "1 ± 0.3", shown, math.Abs(shown-1) <= 0.3)
+	if math.Abs(shown-1) > 0.3 {
+		t.Errorf("background %.2f cores with a one-core hog beside %.2f cores of other work seen, want the hog's 1 ± 0.3 in it", busy.background, busy.other.cores-hogCores)
 	}
 
 	res, reads := loadAndRead(t, hook, metrics, lab.BenchBody(0, 0), 24, saturatedReads)
@@ -67,17 +83,17 @@ func TestOtherWorkOnTheHost(t *testing.T) {
 	}
 
 	stopHog(t, hog)
-	quiet := lightLoad(t, hook, metrics, "hog stopped")
+	quiet := lightLoad(t, hook, metrics, ids, "hog stopped")
 	withHog, without := busy.one(t, "n8n_cluster_ceiling_executions_per_second"), quiet.one(t, "n8n_cluster_ceiling_executions_per_second")
 	moved := math.Abs(withHog-without) / without
 	figure(t, "light load: ceiling with the hog ÷ without, off 1", "≤ 0.03", moved, moved <= 0.03)
 	if moved > 0.03 {
 		t.Errorf("ceiling %.3f/s with the hog, %.3f/s without: moved %.1f %%, want under 3 %%", withHog, without, 100*moved)
 	}
-	after := quiet.one(t, "n8n_resource_background_servers", "resource", "cpu:host")
-	figure(t, "background after the hog, cores", "< 0.3", after, after < 0.3)
-	if after >= 0.3 {
-		t.Errorf("background %.2f cores once the hog stopped, want under 0.3", after)
+	left := quiet.background - quiet.other.cores
+	figure(t, "background after the hog, less other work seen, cores", "± 0.3", left, math.Abs(left) < 0.3)
+	if math.Abs(left) >= 0.3 {
+		t.Errorf("background %.2f cores once the hog stopped, against %.2f cores of other work seen (%s), want within 0.3", quiet.background, quiet.other.cores, quiet.other.top(5))
 	}
 }
 
@@ -95,26 +111,69 @@ func TestOtherWorkOnTheHost(t *testing.T) {
 // measured in nine runs.
 const saturatedReads = 10
 
+// lightReading is the exporter's reading at a light load's end, its
+// background, and the host's work the test read at the window's start
+// and end.
+type lightReading struct {
+	scrape
+	background    float64 // n8n_resource_background_servers of cpu:host
+	before, after hostWork
+	other         otherWork
+}
+
 // lightLoad runs 2 VUs of 1 s tasks for 15 s after 3 s, checks that
 // none failed and that the runner slots bind, and returns the exporter's
-// reading at its end. It logs cpu:host's ceiling beside what counting the
-// background as n8n's demand would have made it.
-func lightLoad(t *testing.T, hook, metrics, tag string) scrape {
+// reading at its end beside the host's other work read from /proc over the
+// same window (ids: the lab's containers). It logs cpu:host's ceiling
+// beside what counting the background as n8n's demand would have made it.
+func lightLoad(t *testing.T, hook, metrics string, ids map[string]bool, tag string) lightReading {
 	t.Helper()
+	peer := readHostWorkAt(ids, time.Now().Add(loadWarmup), time.Now().Add(loadWarmup+loadWindow))
 	res, ss := loadAndRead(t, hook, metrics, lab.BenchBody(1000, 0), 2, 1)
+	r := <-peer
+	if r.err != nil {
+		t.Fatalf("%s: read /proc: %v", tag, r.err)
+	}
 	s := ss[0]
 	host := []string{"resource", "cpu:host"}
 	m, d, b := s.one(t, "n8n_resource_servers", host...), s.one(t, "n8n_resource_demand_seconds", host...), s.one(t, "n8n_resource_background_servers", host...)
-	t.Logf("%s: 2 VU of 1 s tasks, %.2f/s (%d failed); ceiling %.2f/s; cpu:host %.2f cores at %.1f ms: %.1f/s (with the background as demand: %.1f/s)",
-		tag, res.PerSec, res.Failed, s.one(t, "n8n_cluster_ceiling_executions_per_second"), m, 1000*d, m/d, (m+b)/(d+b/res.PerSec))
+	other := otherBetween(r.a, r.b)
+	t.Logf("%s: 2 VU of 1 s tasks, %.2f/s (%d failed); ceiling %.2f/s; cpu:host %.2f cores at %.1f ms: %.1f/s (with the background as demand: %.1f/s); background %.3f cores, other work seen %.3f cores: %s",
+		tag, res.PerSec, res.Failed, s.one(t, "n8n_cluster_ceiling_executions_per_second"), m, 1000*d, m/d, (m+b)/(d+b/res.PerSec), b, other.cores, other.top(5))
 	if res.Failed != 0 {
 		t.Errorf("%s: %d failed requests, e.g. %v", tag, res.Failed, res.Errors)
 	}
 	if s.one(t, "n8n_cluster_bottleneck", "resource", "slots:runner:n8n-lab-worker-1") != 1 {
 		t.Errorf("%s: the runner slots do not bind (%s)", tag, s.describe("n8n_cluster_bottleneck"))
 	}
-	return s
+	return lightReading{scrape: s, background: b, before: r.a, after: r.b, other: other}
 }
+
+// hostWorkSpan is two readings of the host's work, or why one failed.
+type hostWorkSpan struct {
+	a, b hostWork
+	err  error
+}
+
+// readHostWorkAt reads the host's work at from and at to, in the
+// background.
+func readHostWorkAt(ids map[string]bool, from, to time.Time) <-chan hostWorkSpan {
+	out := make(chan hostWorkSpan, 1)
+	go func() {
+		var r hostWorkSpan
+		time.Sleep(time.Until(from))
+		r.a, r.err = readHostWork(ids)
+		time.Sleep(time.Until(to))
+		b, err := readHostWork(ids)
+		r.b, r.err = b, errors.Join(r.err, err)
+		out <- r
+	}()
+	return out
+}
+
+// loadWarmup and loadWindow are loadAndRead's warm-up and the exporter's
+// window on this lab (LAB_WINDOW).
+const loadWarmup, loadWindow = 3 * time.Second, 15 * time.Second
 
 // loadAndRead runs vus closed-loop VUs of body after a 3 s warm-up for
 // a step of 15 s plus reads−1 seconds, and reads the exporter once a
@@ -125,8 +184,7 @@ func lightLoad(t *testing.T, hook, metrics, tag string) scrape {
 // step's first seconds.
 func loadAndRead(t *testing.T, hook, metrics string, body []byte, vus, reads int) (lab.DriveResult, []scrape) {
 	t.Helper()
-	const warmup, window = 3 * time.Second, 15 * time.Second
-	step := window + time.Duration(reads-1)*time.Second
+	step := loadWindow + time.Duration(reads-1)*time.Second
 	type reading struct {
 		s   []scrape
 		err error
@@ -140,8 +198,8 @@ func loadAndRead(t *testing.T, hook, metrics string, body []byte, vus, reads int
 			r.s, r.err = append(r.s, s), errors.Join(r.err, err)
 		}
 		read <- r
-	}(time.Now().Add(warmup + window))
-	res := lab.ClosedLoop(context.Background(), hook, body, vus, warmup, step)
+	}(time.Now().Add(loadWarmup + loadWindow))
+	res := lab.ClosedLoop(context.Background(), hook, body, vus, loadWarmup, step)
 	r := <-read
 	if r.err != nil {
 		t.Fatal(r.err)

@@ -85,10 +85,10 @@ func docker(t *testing.T, args ...string) []byte {
 	return out
 }
 
-// containerIDs maps the lab's container names to their IDs.
+// containerIDs maps the lab's container names to their full IDs.
 func containerIDs(t *testing.T) map[string]string {
 	ids := map[string]string{}
-	for _, line := range strings.Split(strings.TrimSpace(string(docker(t, "ps", "--filter", "label=io.n8n-ceiling.lab=1", "--format", "{{.Names}} {{.ID}}"))), "\n") {
+	for _, line := range strings.Split(strings.TrimSpace(string(docker(t, "ps", "--no-trunc", "--filter", "label=io.n8n-ceiling.lab=1", "--format", "{{.Names}} {{.ID}}"))), "\n") {
 		if name, id, ok := strings.Cut(line, " "); ok {
 			ids[name] = id
 		}
