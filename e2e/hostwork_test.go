@@ -19,10 +19,14 @@ type hostWork struct {
 	procs  map[int]procCPU
 }
 
-// procCPU is one process's CPU seconds (user + system) and whether it is
-// n8n's: in a lab container, or PostgreSQL or Redis.
+// procCPU is one process's CPU seconds (user + system), its start (in
+// ticks since boot: a PID reused between readings is another process) and
+// whether it is n8n's: in a lab container, or PostgreSQL or Redis. A
+// kernel worker's comm names the work it does now, so it is not an
+// identity.
 type procCPU struct {
 	comm    string
+	start   uint64
 	n8n     bool
 	seconds float64
 }
@@ -52,7 +56,7 @@ func readHostWork(labIDs map[string]bool) (hostWork, error) {
 		if err != nil {
 			continue // gone since the listing
 		}
-		w.procs[p.PID] = procCPU{comm: s.Comm, n8n: backingComms[s.Comm] || inContainer(p, labIDs), seconds: s.CPUTime()}
+		w.procs[p.PID] = procCPU{comm: s.Comm, start: s.Starttime, n8n: backingComms[s.Comm] || inContainer(p, labIDs), seconds: s.CPUTime()}
 	}
 	return w, nil
 }
@@ -90,7 +94,7 @@ func otherBetween(a, b hostWork) otherWork {
 			continue
 		}
 		used := p.seconds
-		if before, ok := a.procs[pid]; ok && before.comm == p.comm {
+		if before, ok := a.procs[pid]; ok && before.start == p.start {
 			used -= before.seconds
 		}
 		o.cores += used / span
