@@ -126,7 +126,9 @@ func TestExporterKeepsSecrets(t *testing.T) {
 
 // TestExporterTopology: the exporter reads the limits from Docker and names
 // the runner as the bottleneck; a second worker without a runner shows up
-// with capacity 0 on /metrics and by name on /. It runs last here, so that
+// with capacity 0 on /metrics and by name on / and /verdict, which say
+// nothing of completed jobs kept (the lab's main keeps 1000, the kube
+// lab's none: TestExporterShowsTwoRunnerBoundWorkers). It runs last here, so that
 // TestLabShapes (next in file order) finds its lab with one worker change
 // fewer; the bottleneck is read from this shape's own measurements, not
 // the earlier tests' (the Redis figures restart with a reshape).
@@ -175,8 +177,13 @@ func TestExporterTopology(t *testing.T) {
 	}
 	base := strings.TrimSuffix(must(t, eps, "exporter-metrics"), "metrics")
 	for _, page := range []string{base, base + "verdict"} {
-		if body := get(t, page); !strings.Contains(body, "n8n-lab-worker-2 has no runner") {
+		body := get(t, page)
+		if !strings.Contains(body, "n8n-lab-worker-2 has no runner") {
 			t.Errorf("%s does not name the worker without runner:\n%s", page, body)
+		}
+		// The lab's main keeps LAB_KEEP_COMPLETED (1000) completed jobs.
+		if strings.Contains(body, "keeps no completed job") {
+			t.Errorf("%s says main keeps no completed job:\n%s", page, body)
 		}
 	}
 }

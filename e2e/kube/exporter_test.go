@@ -46,7 +46,8 @@ const (
 // TestExporterShowsTwoRunnerBoundWorkers: two worker pods of concurrency 6,
 // each with a runner sidecar of limit 4, are two workers named
 // <namespace>/<pod>, each runner-bound at 4, 8 in all, and the task stage
-// is timed by the probe sidecars.
+// is timed by the probe sidecars. /verdict names main as keeping no
+// completed job in Redis.
 func TestExporterShowsTwoRunnerBoundWorkers(t *testing.T) {
 	c, eps := needCluster(t, baseShape)
 	metrics, hook := endpoint(t, eps, "exporter-metrics"), endpoint(t, eps, "webhook")
@@ -102,6 +103,16 @@ func TestExporterShowsTwoRunnerBoundWorkers(t *testing.T) {
 	// A Code node that sleeps 1 s holds its runner slot about that long.
 	if !ok || task < 0.9 || task > 1.5 {
 		t.Errorf("n8n_service_time_seconds{stage=task,source=probe} = %v (present %v), want about 1 s", task, ok)
+	}
+	// The lab chart, as the official one, leaves main's
+	// N8N_EXECUTIONS_QUEUE_KEEP_LAST_COMPLETED at n8n's 0.
+	mains := runningPods(t, c, "main")
+	if len(mains) != 1 {
+		t.Fatalf("%d running main pods, want 1", len(mains))
+	}
+	keep := "main " + namespace + "/" + mains[0].Name + " (queue mode) keeps no completed job in Redis"
+	if page := exporterPage(t, metrics, "/verdict"); !strings.Contains(page, keep) {
+		t.Errorf("/verdict lacks %q:\n%s", keep, page)
 	}
 }
 

@@ -21,7 +21,7 @@ func Verdict(r *Report) []string {
 		if r.VerdictErr != "" {
 			why = "no verdict: " + r.VerdictErr
 		}
-		return append(append(append(lines, why), runnerLines(r)...), roleLines(r)...)
+		return append(append(append(append(lines, why), runnerLines(r)...), roleLines(r)...), keepLines(r)...)
 	}
 	for i, w := range r.Verdict.Workers {
 		lines = append(lines, workerLine(w, r.Topology.Workers[i], r.Verdict.Service))
@@ -40,6 +40,7 @@ func Verdict(r *Report) []string {
 	}
 	lines = append(lines, runnerLines(r)...)
 	lines = append(lines, shutdownLines(r)...)
+	lines = append(lines, keepLines(r)...)
 	lines = append(lines, threadLines(r)...)
 	if s := stealLine(r); s != "" {
 		lines = append(lines, s)

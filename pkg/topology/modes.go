@@ -78,8 +78,8 @@ func (r *reader) boolSetting(key string) Setting[bool] {
 }
 
 // mainSettings reads the execution mode and what depends on it: the
-// production limit in regular mode, the offload of manual executions in
-// queue mode.
+// production limit in regular mode, the offload of manual executions and
+// the completed jobs Bull keeps in queue mode.
 func (r *reader) mainSettings(s *Settings) {
 	s.Executions = enumSetting(r, "EXECUTIONS_MODE", ExecutionsRegular, ExecutionsRegular, ExecutionsQueue)
 	switch {
@@ -87,7 +87,24 @@ func (r *reader) mainSettings(s *Settings) {
 		s.Concurrency = r.productionLimit()
 	case s.Executions.Known():
 		s.OffloadManual = r.boolSetting("OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS")
+		s.KeepCompleted = r.keepCompleted()
 	}
+}
+
+// DefaultKeepCompleted is N8N_EXECUTIONS_QUEUE_KEEP_LAST_COMPLETED's
+// default (n8n 2.23.2 and 2.41.1).
+const DefaultKeepCompleted = 0
+
+// keepCompleted reads N8N_EXECUTIONS_QUEUE_KEEP_LAST_COMPLETED, a whole
+// number of jobs.
+func (r *reader) keepCompleted() Setting[int] {
+	return r.intAtLeast("N8N_EXECUTIONS_QUEUE_KEEP_LAST_COMPLETED", DefaultKeepCompleted, 0, "a whole number of jobs")
+}
+
+// Queues reports whether the process puts executions on Bull's queue and
+// waits there for their results: a queue-mode main or a webhook processor.
+func (p Process) Queues() bool {
+	return p.Role == RoleWebhook || p.Role == RoleMain && p.Settings.Executions.Known() && !p.Settings.Regular()
 }
 
 // runnerSettings reads N8N_RUNNERS_MODE and, in internal mode, the limit

@@ -78,6 +78,40 @@ func TestMainSettings(t *testing.T) {
 	}
 }
 
+// N8N_EXECUTIONS_QUEUE_KEEP_LAST_COMPLETED is read from the processes that
+// queue executions, queue-mode mains and webhook processors, and from no
+// other.
+func TestKeepCompleted(t *testing.T) {
+	webhookArgv := []string{"n8n", "webhook"}
+	cases := []struct {
+		name     string
+		argv     []string
+		env      []string
+		queues   bool
+		keep     Setting[int]
+		problems int
+	}{
+		{"queue main, unset: n8n's 0", mainArgv, []string{"EXECUTIONS_MODE=queue"}, true, Of(0), 0},
+		{"queue main keeps 1000", mainArgv, []string{"EXECUTIONS_MODE=queue", "N8N_EXECUTIONS_QUEUE_KEEP_LAST_COMPLETED= 1000"}, true, Of(1000), 0},
+		{"queue main, malformed", mainArgv, []string{"EXECUTIONS_MODE=queue", "N8N_EXECUTIONS_QUEUE_KEEP_LAST_COMPLETED=-3"}, true, Of(0), 1},
+		{"regular main queues nothing", mainArgv, []string{"N8N_EXECUTIONS_QUEUE_KEEP_LAST_COMPLETED=1000"}, false, Setting[int]{}, 0},
+		{"webhook processor", webhookArgv, []string{"N8N_EXECUTIONS_QUEUE_KEEP_LAST_COMPLETED=50"}, true, Of(50), 0},
+		{"worker", workerArgv, []string{"N8N_EXECUTIONS_QUEUE_KEEP_LAST_COMPLETED=50"}, false, Setting[int]{}, 0},
+	}
+	for _, c := range cases {
+		p := fromEnv(t, "p", c.argv, c.env...)
+		if p.Queues() != c.queues || p.Settings.KeepCompleted != c.keep || len(p.Problems) != c.problems {
+			t.Errorf("%s: queues %v, keep %+v, problems %v", c.name, p.Queues(), p.Settings.KeepCompleted, p.Problems)
+		}
+	}
+	env := ReadEnv([]string{"EXECUTIONS_MODE=queue"})
+	env.SetUnknown("N8N_EXECUTIONS_QUEUE_KEEP_LAST_COMPLETED", "from Secret n8n/main-env")
+	p, _ := NewProcess(Spec{Argv: mainArgv, Env: env})
+	if k := p.Settings.KeepCompleted; k.Known() || !strings.Contains(k.Unknown, "from Secret n8n/main-env") || len(p.Problems) != 1 {
+		t.Errorf("unknown keep: %+v %v", k, p.Problems)
+	}
+}
+
 // A worker in internal mode is served by its own runner; in external mode
 // only by the runners that dial it. A regular-mode main is the worker of
 // its own cluster; a queue-mode main is not a worker, and a runner that

@@ -64,6 +64,11 @@ type Settings struct {
 	RunnersMode   Setting[RunnersMode]    // main, worker: N8N_RUNNERS_MODE
 	Executions    Setting[ExecutionsMode] // main: EXECUTIONS_MODE
 	OffloadManual Setting[bool]           // queue-mode main: OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS
+	// KeepCompleted is N8N_EXECUTIONS_QUEUE_KEEP_LAST_COMPLETED of a
+	// process that queues executions (a queue-mode main, a webhook
+	// processor): how many completed jobs Bull keeps in Redis. At 0, n8n's
+	// default, Bull deletes a job as it completes.
+	KeepCompleted Setting[int]
 	// Pool is the worker pool whose Bull queue (jobs-<pool>) a worker
 	// takes its jobs from; "" is the default queue, jobs. It is read to
 	// group workers and is never published.
@@ -113,6 +118,9 @@ func (r *reader) settings(role Role, argv []string) Settings {
 	}
 	if role == RoleMain {
 		r.mainSettings(&s)
+	}
+	if role == RoleWebhook {
+		s.KeepCompleted = r.keepCompleted()
 	}
 	if role.HostsExecutions() {
 		r.runnerSettings(&s)
