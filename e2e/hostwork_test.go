@@ -103,9 +103,15 @@ func otherBetween(a, b hostWork) otherWork {
 	return o
 }
 
-// of is the cores pid used between the readings, 0 when it is not in b.
+// of is the cores pid used between the readings, 0 when it is not the
+// same process in both.
 func (a hostWork) of(b hostWork, pid int) float64 {
-	return (b.procs[pid].seconds - a.procs[pid].seconds) / b.at.Sub(a.at).Seconds()
+	before, ok := a.procs[pid]
+	after, still := b.procs[pid]
+	if !ok || !still || before.start != after.start {
+		return 0
+	}
+	return (after.seconds - before.seconds) / b.at.Sub(a.at).Seconds()
 }
 
 // top names the n busiest comms, busiest first.
