@@ -93,25 +93,29 @@ func otherBetween(a, b hostWork) otherWork {
 		if p.n8n {
 			continue
 		}
-		used := p.seconds
-		if before, ok := a.procs[pid]; ok && before.start == p.start {
-			used -= before.seconds
-		}
+		used := a.since(pid, p)
 		o.cores += used / span
 		o.procs[p.comm] += used / span
 	}
 	return o
 }
 
-// of is the cores pid used between the readings, 0 when it is not the
-// same process in both.
+// since is the CPU seconds p, read later as pid, used after a: all of
+// them when a holds no such process (a PID reused is another process).
+func (a hostWork) since(pid int, p procCPU) float64 {
+	if before, ok := a.procs[pid]; ok && before.start == p.start {
+		return p.seconds - before.seconds
+	}
+	return p.seconds
+}
+
+// of is the cores pid used between the readings, 0 when it is not in b.
 func (a hostWork) of(b hostWork, pid int) float64 {
-	before, ok := a.procs[pid]
-	after, still := b.procs[pid]
-	if !ok || !still || before.start != after.start {
+	p, ok := b.procs[pid]
+	if !ok {
 		return 0
 	}
-	return (after.seconds - before.seconds) / b.at.Sub(a.at).Seconds()
+	return a.since(pid, p) / b.at.Sub(a.at).Seconds()
 }
 
 // top names the n busiest comms, busiest first.
