@@ -2,6 +2,7 @@ package collector
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -21,7 +22,7 @@ func Verdict(r *Report) []string {
 		if r.VerdictErr != "" {
 			why = "no verdict: " + r.VerdictErr
 		}
-		return append(append(append(append(lines, why), runnerLines(r)...), roleLines(r)...), keepLines(r)...)
+		return slices.Concat(lines, []string{why}, runnerLines(r), roleLines(r), keepLines(r))
 	}
 	for i, w := range r.Verdict.Workers {
 		lines = append(lines, workerLine(w, r.Topology.Workers[i], r.Verdict.Service))
