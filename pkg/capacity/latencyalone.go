@@ -1,19 +1,28 @@
 package capacity
 
-// latencySteps bounds the bisection: 60 halvings of [longest hold,
-// response] leave an interval far below a nanosecond for any latency
-// under an hour.
+import (
+	"errors"
+	"math"
+)
+
+// latencySteps bounds each bisection: 60 halvings of an interval of
+// latencies leave one far below a nanosecond for any latency under an
+// hour.
 const latencySteps = 60
 
 // LatencyAlone runs Overlapping backwards. Given the response time measured
 // at n closed-loop users (think time excluded, as Point.Response), it
-// returns the one-execution latency L for which Overlapping(net, L, n)
-// answers that response: L = response − Σ_k W_k(n), the waits computed with
-// L itself, solved by bisection (the response grows with L). While n fits
-// on every station's servers nobody waits and L is the response. L is never
-// below the network's MinLatency, Overlapping's own lower limit: a response
-// shorter than that (n8n answering before a station lets go of the
-// execution) gives MinLatency.
+// returns the one-execution latency L for which Overlapping answers that
+// response over net.HeldAtMost(L): L = response − Σ_k W_k(n), the waits
+// computed with L itself. While n fits on every station's servers nobody
+// waits and L is the response. L is never below Floor(n): a response
+// shorter than that (n8n answering before a slot lets go of the execution)
+// gives the floor.
+//
+// The response is not monotone in L: below a CPU's demand the execution's
+// CPU seconds crowd into a shorter latency (Station.within), and two
+// executions meet there more often. L is the largest latency that answers
+// the response; where none does, the one whose response comes nearest.
 func LatencyAlone(net Network, n int, response float64) (float64, error) {
 	if err := checkRun(net, n); err != nil {
 		return 0, err
@@ -21,33 +30,116 @@ func LatencyAlone(net Network, n int, response float64) (float64, error) {
 	if !positive(response) {
 		return 0, invalid("response time must be a positive number of seconds, got %v", response)
 	}
-	lo, hi := net.MinLatency(), response
-	if hi <= lo {
-		return lo, nil
-	}
-	at := func(l float64) (float64, error) {
-		c, err := Overlapping(net, l, n)
-		if err != nil {
-			return 0, err
-		}
-		return c[n-1].Response, nil
-	}
-	if r, err := at(hi); err != nil || r <= response {
-		return hi, err // nobody waits
-	}
-	if r, err := at(lo); err != nil || r >= response {
+	lo, err := net.Floor(n)
+	if err != nil || response <= lo {
 		return lo, err
 	}
+	at := func(l float64) (float64, error) {
+		p, err := net.heldAt(l, n)
+		return p.Response, err
+	}
+	if r, err := at(response); err != nil || r <= response {
+		return response, err // nobody waits
+	}
+	best, err := leastResponse(lo, response, at)
+	if r, err2 := at(best); err != nil || err2 != nil || r >= response {
+		return best, errors.Join(err, err2)
+	}
+	return lowest(best, response, func(l float64) (bool, error) {
+		r, err := at(l)
+		return r > response, err
+	})
+}
+
+// leastResponse is the latency in [lo, hi] whose response is least, by
+// golden-section search (the response falls, then grows, with L); lo
+// itself when the response only grows.
+func leastResponse(lo, hi float64, at func(float64) (float64, error)) (float64, error) {
+	floor, err := at(lo)
+	if err != nil {
+		return lo, err
+	}
+	start, g := lo, (math.Sqrt(5)-1)/2
+	for range latencySteps {
+		a, b := hi-g*(hi-lo), lo+g*(hi-lo)
+		ra, err := at(a)
+		if err != nil {
+			return lo, err
+		}
+		rb, err := at(b)
+		if err != nil {
+			return lo, err
+		}
+		if ra <= rb {
+			hi = b
+		} else {
+			lo = a
+		}
+	}
+	mid := (lo + hi) / 2
+	if r, err := at(mid); err != nil || r >= floor {
+		return start, err
+	}
+	return mid, nil
+}
+
+// Floor is the shortest one-execution latency the network allows at n
+// users: at least every CPU's MinHold, and each slot's hold less the waits
+// for a CPU that the MVA puts on its execution at n users. A slot's hold is
+// measured under load: a job keeps its worker slot, and a task its runner
+// slot, while it waits for a core or a runner's thread, so that hold alone
+// is the measured one less those waits. At one user nobody waits, and the
+// floor is the longest hold.
+func (net Network) Floor(n int) (float64, error) {
+	lo := net.HeldAtMost(0).MinLatency()
+	var slot float64
+	for _, s := range net.Stations {
+		if !s.Spread {
+			slot = max(slot, s.Hold())
+		}
+	}
+	if slot <= lo || lo == 0 {
+		return max(slot, lo), nil
+	}
+	holds := func(l float64) (bool, error) {
+		p, err := net.heldAt(l, n)
+		w := 0.0
+		for k, s := range net.Stations {
+			if s.Spread {
+				w += p.Stations[k].Wait
+			}
+		}
+		return l+w >= slot, err
+	}
+	if ok, err := holds(lo); err != nil || ok {
+		return lo, err
+	}
+	return lowest(lo, slot, holds)
+}
+
+// heldAt is Overlapping's point at n users over the network held at
+// latency l.
+func (net Network) heldAt(l float64, n int) (Point, error) {
+	c, err := Overlapping(net.HeldAtMost(l), l, n)
+	if err != nil {
+		return Point{}, err
+	}
+	return c[n-1], nil
+}
+
+// lowest bisects [lo, hi], where ok(lo) is false and ok(hi) true, for the
+// latency at which ok turns true.
+func lowest(lo, hi float64, ok func(float64) (bool, error)) (float64, error) {
 	for range latencySteps {
 		mid := (lo + hi) / 2
-		r, err := at(mid)
+		yes, err := ok(mid)
 		if err != nil {
 			return 0, err
 		}
-		if r < response {
-			lo = mid
-		} else {
+		if yes {
 			hi = mid
+		} else {
+			lo = mid
 		}
 	}
 	return (lo + hi) / 2, nil

@@ -3,6 +3,7 @@ package capacity
 import (
 	"errors"
 	"math"
+	"slices"
 	"testing"
 )
 
@@ -110,5 +111,65 @@ func TestLatencyAloneSpreadsCPUOverCores(t *testing.T) {
 	whole := Network{Stations: []Station{{Name: "slots:worker:w1", Servers: 15, Demand: 1.02}}}
 	if got := whole.MinLatency(); got != 1.02 {
 		t.Errorf("slots MinLatency %v, want the whole hold 1.02", got)
+	}
+}
+
+// A slot's hold is measured under load: a job keeps its worker slot while
+// its task waits for the runner's thread. At two users that hold is about
+// the response itself, and the latency alone is below it, by the waits.
+func TestLatencyAloneBelowASlotHoldThatHoldsWaits(t *testing.T) {
+	cpu := []Station{
+		{Name: "cpu:host", Servers: 1.9, Demand: 0.15, Spread: true},
+		{Name: "cpu:runner", Servers: 0.94, Demand: 0.081, Spread: true, RunToEnd: true},
+	}
+	const alone = 0.15
+	c, err := Overlapping(Network{Stations: cpu}, alone, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	response := c[1].Response
+	net := Network{Stations: append(slices.Clone(cpu), Station{Name: "slots:worker:w1", Servers: 15, Demand: response})}
+	got, err := LatencyAlone(net, 2, response)
+	if err != nil || math.Abs(got-alone) > 1e-6 {
+		t.Fatalf("two users, response %v, worker slot held as long: %v, %v; want %v, the response less the waits for a CPU", response, got, err, alone)
+	}
+	if f, err := net.Floor(1); err != nil || f != response {
+		t.Errorf("one user: floor %v, %v; want the slot's whole hold %v", f, err, response)
+	}
+}
+
+// Below a CPU's demand the response grows again as the latency shrinks:
+// a response the network answers twice gives the larger latency, and one
+// below every answer the latency whose response is least (at most the
+// response: the waits are never negative).
+func TestLatencyAloneWhereTheResponseIsNotMonotone(t *testing.T) {
+	net := Network{Stations: []Station{
+		{Name: "cpu:host", Servers: 1.9, Demand: 0.207, Spread: true},
+		{Name: "cpu:runner", Servers: 0.94, Demand: 0.066, Spread: true, RunToEnd: true},
+		{Name: "slots:worker:w1", Servers: 15, Demand: 0.2},
+	}}
+	response := func(l float64) float64 {
+		p, err := net.heldAt(l, 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p.Response
+	}
+	if !(response(0.12) > response(0.2) && response(0.24) > response(0.2)) {
+		t.Fatalf("responses %v, %v, %v at 0.12, 0.2 and 0.24 s: want the least in the middle", response(0.12), response(0.2), response(0.24))
+	}
+	want := 0.23
+	got, err := LatencyAlone(net, 2, response(want))
+	if err != nil || math.Abs(got-want) > 1e-6 {
+		t.Errorf("response %v: latency %v, %v; want the larger answer %v", response(want), got, err, want)
+	}
+	least, err := LatencyAlone(net, 2, 0.225)
+	if err != nil || !(least < 0.225) || response(least) <= 0.225 {
+		t.Fatalf("response 0.225 s: latency %v (gives %v), %v; want one below 0.225 s, whose response is above it", least, response(least), err)
+	}
+	for _, l := range []float64{least - 0.005, least + 0.005} {
+		if response(l) < response(least) {
+			t.Errorf("response 0.225 s, below every answer: latency %v gives %v, but %v gives %v", least, response(least), l, response(l))
+		}
 	}
 }
