@@ -7,7 +7,9 @@ import (
 )
 
 // A runner's thread is a station that runs to end; main's and a worker's
-// are not, nor are slots or the host's cores.
+// are not, nor are slots or the host's cores. It holds a task through the
+// task's waits for a core, so its station keeps the share it ran (0.8, not
+// its 0.94 alone), and cpu:host leaves out its 0.06 s.
 func TestStationsRunnerThreadRunsToEnd(t *testing.T) {
 	b := Bounds{Resources: []ResourceBound{
 		{Resource: Resource{Name: HostCPU, Kind: KindCPU, Servers: 2, Demand: 0.2}},
@@ -15,11 +17,24 @@ func TestStationsRunnerThreadRunsToEnd(t *testing.T) {
 		{Resource: Resource{Name: ProcessCPU("w1", ProcessN8n), Kind: KindCPU, Servers: 0.8, Demand: 0.02, Alone: 0.94}},
 		{Resource: Resource{Name: RunnerSlots("w1"), Kind: KindSlots, Servers: 20, Demand: 0.1}},
 	}}
-	want := map[string]bool{ProcessCPU("w1", ProcessRunner): true}
-	for _, s := range b.Stations() {
-		if s.RunToEnd != want[s.Name] {
-			t.Errorf("%s: run to end %v, want %v", s.Name, s.RunToEnd, want[s.Name])
+	want := map[string]Station{
+		HostCPU:                         {Name: HostCPU, Servers: 2, Demand: 0.2 - 0.06, Spread: true},
+		ProcessCPU("w1", ProcessRunner): {Name: ProcessCPU("w1", ProcessRunner), Servers: 0.8, Demand: 0.06, Spread: true, RunToEnd: true},
+		ProcessCPU("w1", ProcessN8n):    {Name: ProcessCPU("w1", ProcessN8n), Servers: 0.94, Demand: 0.02, Spread: true},
+		RunnerSlots("w1"):               {Name: RunnerSlots("w1"), Servers: 20, Demand: 0.1},
+	}
+	st := b.Stations()
+	for _, s := range st {
+		if s != want[s.Name] {
+			t.Errorf("station %+v, want %+v", s, want[s.Name])
 		}
+	}
+	if len(st) != len(want) {
+		t.Errorf("%d stations, want %d", len(st), len(want))
+	}
+	b.Resources[0].Unknown = "no demand yet"
+	if st := b.Stations(); len(st) != 3 || st[0].Servers != 0.8 || st[1].Servers != 0.8 {
+		t.Errorf("without the host: %+v, want every thread at the share it ran", st)
 	}
 }
 

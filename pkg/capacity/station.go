@@ -181,22 +181,35 @@ func (net Network) Ceiling() float64 {
 // stations, in Resources order; CPU stations spread. With the host's cores
 // among them, a process thread's station has its cores alone (Alone): its
 // wait for a core is the wait the MVA gives cpu:host, and holding it at
-// the share it ran under this load would count that wait twice. A task
-// runner's thread (ProcessCPU(…, ProcessRunner)) runs to end.
+// the share it ran under this load would count that wait twice.
+//
+// A task runner's thread (ProcessCPU(…, ProcessRunner)) runs to end, and
+// holds each task through that task's waits for a core: the next task
+// starts only once it ends. Its station keeps the share it ran (its hold
+// is the task's wall time), and cpu:host leaves out its CPU seconds,
+// whose waits for a core that hold already holds.
 func (b Bounds) Stations() []Station {
 	host := slices.ContainsFunc(b.Resources, func(r ResourceBound) bool { return r.Name == HostCPU && r.Known() && r.Demand > 0 })
 	var out []Station
+	var held float64 // CPU seconds of run-to-end threads
 	for _, r := range b.Resources {
 		if !r.Known() || r.Demand <= 0 {
 			continue
 		}
-		m := r.Servers
-		if host && r.Alone > 0 {
-			m = r.Alone
+		s := Station{Name: r.Name, Servers: r.Servers, Demand: r.Demand, Spread: r.Kind == KindCPU}
+		s.RunToEnd = s.Spread && strings.HasSuffix(r.Name, "/"+ProcessRunner)
+		switch {
+		case host && s.RunToEnd:
+			held += r.Demand
+		case host && r.Alone > 0:
+			s.Servers = r.Alone
 		}
-		cpu := r.Kind == KindCPU
-		out = append(out, Station{Name: r.Name, Servers: m, Demand: r.Demand, Spread: cpu,
-			RunToEnd: cpu && strings.HasSuffix(r.Name, "/"+ProcessRunner)})
+		out = append(out, s)
+	}
+	for k, s := range out {
+		if s.Name == HostCPU {
+			out[k].Demand = math.Max(0, s.Demand-held)
+		}
 	}
 	return out
 }

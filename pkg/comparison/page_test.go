@@ -31,20 +31,7 @@ var cpuBound = []resource{
 // and the resources with their ceilings and the binding flag, the cluster
 // ceiling being the lowest.
 func exporterPage(limit int, job, task float64, res []resource) string {
-	var slots, cpu []capacity.Resource
-	for _, r := range res {
-		cr := capacity.Resource{Name: r.name, Kind: capacity.KindCPU, Servers: r.servers, Demand: r.demand}
-		if strings.HasPrefix(r.name, "slots:") {
-			cr.Kind = capacity.KindSlots
-			slots = append(slots, cr)
-		} else {
-			cpu = append(cpu, cr)
-		}
-	}
-	bounds, err := capacity.Combine(slots, cpu)
-	if err != nil {
-		panic(err)
-	}
+	bounds := boundsOf(res)
 	var b strings.Builder
 	fmt.Fprintf(&b, "n8n_worker_concurrency{worker=\"w1\"} 15\nn8n_runner_max_concurrency{runner=\"r1\",worker=\"w1\"} %d\n", limit)
 	fmt.Fprintf(&b, "n8n_service_time_seconds{source=\"queue\",stage=\"job\"} %g\nn8n_service_time_seconds{source=\"probe\",stage=\"task\"} %g\n", job, task)
@@ -85,4 +72,24 @@ func (p *pageServer) set(page string) {
 	p.mu.Lock()
 	p.page = page
 	p.mu.Unlock()
+}
+
+// boundsOf is the bound table of res: a name starting "slots:" is slots,
+// any other CPU.
+func boundsOf(res []resource) capacity.Bounds {
+	var slots, cpu []capacity.Resource
+	for _, r := range res {
+		cr := capacity.Resource{Name: r.name, Kind: capacity.KindCPU, Servers: r.servers, Demand: r.demand}
+		if strings.HasPrefix(r.name, "slots:") {
+			cr.Kind = capacity.KindSlots
+			slots = append(slots, cr)
+		} else {
+			cpu = append(cpu, cr)
+		}
+	}
+	bounds, err := capacity.Combine(slots, cpu)
+	if err != nil {
+		panic(err)
+	}
+	return bounds
 }
