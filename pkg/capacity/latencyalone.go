@@ -1,9 +1,6 @@
 package capacity
 
-import (
-	"errors"
-	"math"
-)
+import "math"
 
 // latencySteps bounds each bisection: 60 halvings of an interval of
 // latencies leave one far below a nanosecond for any latency under an
@@ -42,8 +39,11 @@ func LatencyAlone(net Network, n int, response float64) (float64, error) {
 		return response, err // nobody waits
 	}
 	best, err := leastResponse(lo, response, at)
-	if r, err2 := at(best); err != nil || err2 != nil || r >= response {
-		return best, errors.Join(err, err2)
+	if err != nil {
+		return 0, err
+	}
+	if r, err := at(best); err != nil || r >= response {
+		return best, err
 	}
 	return lowest(best, response, func(l float64) (bool, error) {
 		r, err := at(l)
