@@ -38,11 +38,8 @@ func LatencyAlone(net Network, n int, response float64) (float64, error) {
 	if r, err := at(response); err != nil || r <= response {
 		return response, err // nobody waits
 	}
-	best, err := leastResponse(lo, response, at)
-	if err != nil {
-		return 0, err
-	}
-	if r, err := at(best); err != nil || r >= response {
+	best, least, err := leastResponse(lo, response, at)
+	if err != nil || least >= response {
 		return best, err
 	}
 	return lowest(best, response, func(l float64) (bool, error) {
@@ -51,36 +48,37 @@ func LatencyAlone(net Network, n int, response float64) (float64, error) {
 	})
 }
 
-// leastResponse is the latency in [lo, hi] whose response is least, by
-// golden-section search (the response falls, then grows, with L); lo
-// itself when the response only grows.
-func leastResponse(lo, hi float64, at func(float64) (float64, error)) (float64, error) {
-	floor, err := at(lo)
+// leastResponse is the latency in [lo, hi] whose response is least, and
+// that response, by golden-section search (the response falls, then
+// grows, with L); lo itself when the response only grows.
+func leastResponse(lo, hi float64, at func(float64) (float64, error)) (float64, float64, error) {
+	atLo, err := at(lo)
 	if err != nil {
-		return lo, err
+		return 0, 0, err
 	}
-	start, g := lo, (math.Sqrt(5)-1)/2
+	a, b, g := lo, hi, (math.Sqrt(5)-1)/2
 	for range latencySteps {
-		a, b := hi-g*(hi-lo), lo+g*(hi-lo)
-		ra, err := at(a)
+		l, h := b-g*(b-a), a+g*(b-a)
+		rl, err := at(l)
 		if err != nil {
-			return lo, err
+			return 0, 0, err
 		}
-		rb, err := at(b)
+		rh, err := at(h)
 		if err != nil {
-			return lo, err
+			return 0, 0, err
 		}
-		if ra <= rb {
-			hi = b
+		if rl <= rh {
+			b = h
 		} else {
-			lo = a
+			a = l
 		}
 	}
-	mid := (lo + hi) / 2
-	if r, err := at(mid); err != nil || r >= floor {
-		return start, err
+	mid := (a + b) / 2
+	r, err := at(mid)
+	if err != nil || r >= atLo {
+		return lo, atLo, err
 	}
-	return mid, nil
+	return mid, r, nil
 }
 
 // Floor is the shortest one-execution latency the network allows at n
