@@ -15,35 +15,47 @@ import (
 	"github.com/n8n-ceiling/n8n-ceiling/e2e/lab"
 )
 
-// Each task holds its runner slot for about 1.01 s, not 1.00 s: a slot's
-// whole cycle (task, result, next offer and accept) counted in whole VU
-// cycles read 1.007 to 1.018 s at limits 2, 5 and 10 on 2.23.2 and 2.41.1
-// (the runner-limit experiment, and this test's 1.98/s at limit 2).
+// measuredTaskSeconds is one 1 s task's hold of its runner slot: the
+// sleep plus the per-task overhead, as a slot's whole cycle read 1.007 to
+// 1.018 s at limits 2, 5 and 10 on 2.23.2 and 2.41.1. The overhead grows on
+// a slower host (1.07 to 1.08 s through the probe on 2026-12-07, this
+// machine, same lab), so only loose bounds and ratios rest on it.
 const measuredTaskSeconds = 1.01
 
-// foundationTolerance is this test's bound on measured ÷ predicted: over
-// four times the 1.1 % spread of those cycles, for a slower machine.
-const foundationTolerance = 0.05
+// scalingTolerance bounds throughput at twice the limit ÷ twice the
+// throughput at the limit: both runs count whole VU cycles, back to back on
+// one lab, so the host's speed cancels (2.04 and 1.96 over 30 s runs).
+const scalingTolerance = 0.06
 
 // TestRunnerLimitSetsThroughput is the seed's isolation experiment in small:
-// worker 15, 20 closed-loop VUs, 1 s tasks, runner limit 2, measured by
+// worker 15, 1 s tasks, three closed-loop VUs per runner slot, measured by
 // loadctl's engine in-process (lab.ClosedLoop) rather than by the exporter.
-// The runner-limit experiment runs the full table through loadctl.
+// Doubling the runner limit from 2 to 4 doubles the throughput, and each
+// slot completes between one task per 1.25 s and one per second (its 1 s
+// sleep). The runner-limit experiment runs 20 VUs through loadctl against
+// the exporter's ceiling.
 func TestRunnerLimitSetsThroughput(t *testing.T) {
-	for _, limit := range []int{2} {
+	perSlot := map[int]float64{}
+	for _, limit := range []int{2, 4} {
 		eps := upLab(t, map[string]string{"LAB_WORKER_CONCURRENCY": "15", "LAB_RUNNER_LIMITS": strconv.Itoa(limit)})
-		res := lab.ClosedLoop(context.Background(), must(t, eps, "webhook"), lab.BenchBody(1000, 0), 20, 6*time.Second, 20*time.Second)
-		want := float64(min(limit, 15)) / measuredTaskSeconds
-		t.Logf("runner limit %d: measured %.2f/s (%d ok, %d failed in %v, counted in %s), predicted %.2f/s, ratio %.3f",
-			limit, res.PerSec, res.OK, res.Failed, res.Window, res.Basis, want, res.PerSec/want)
+		res := lab.ClosedLoop(context.Background(), must(t, eps, "webhook"), lab.BenchBody(1000, 0), 3*limit, 6*time.Second, 20*time.Second)
+		perSlot[limit] = res.PerSec / float64(limit)
+		t.Logf("runner limit %d, %d VUs: measured %.2f/s (%d ok, %d failed in %v, counted in %s), %.3f/s per slot",
+			limit, 3*limit, res.PerSec, res.OK, res.Failed, res.Window, res.Basis, perSlot[limit])
 		if res.Failed != 0 {
 			t.Errorf("limit %d: %d failed requests, e.g. %v", limit, res.Failed, res.Errors)
 		}
-		ok := math.Abs(res.PerSec-want)/want <= foundationTolerance
-		figure(t, fmt.Sprintf("limit %d: measured ÷ min(runner, worker)/%.2f s", limit, measuredTaskSeconds), fmt.Sprintf("1 ± %.2f", foundationTolerance), res.PerSec/want, ok)
+		ok := perSlot[limit] >= 0.8 && perSlot[limit] <= 1
+		figure(t, fmt.Sprintf("limit %d: measured per slot, per second", limit), "0.8–1", perSlot[limit], ok)
 		if !ok {
-			t.Errorf("limit %d: measured %.2f/s, want %.2f/s ±%.0f%%", limit, res.PerSec, want, 100*foundationTolerance)
+			t.Errorf("limit %d: %.3f tasks per slot per second, want 0.8 to 1 (a 1 s task each, at most 0.25 s between)", limit, perSlot[limit])
 		}
+	}
+	ratio := perSlot[4] / perSlot[2]
+	ok := math.Abs(ratio-1) <= scalingTolerance
+	figure(t, "limit 4 ÷ (2 × limit 2)", fmt.Sprintf("1 ± %.2f", scalingTolerance), ratio, ok)
+	if !ok {
+		t.Errorf("limit 4 reads %.3f × twice limit 2's throughput, want 1 ± %.2f", ratio, scalingTolerance)
 	}
 }
 
