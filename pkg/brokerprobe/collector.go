@@ -94,6 +94,10 @@ type Stats struct {
 	TasksFailed                            uint64        // runner:taskerror plus tasks lost with their connection
 	RecentTaskMean                         time.Duration // mean accept→done/error of the tasks that ended within Config.TaskWindow (default 30 s), else in the last 5 min (at most the last 1000); 0 if none
 	RecentTaskCount                        int
+	// RecentHandoffMean is the mean hand-off (runner:taskdone to the next
+	// runner:taskaccepted of the slot, see handoffs) over the same window.
+	RecentHandoffMean  time.Duration
+	RecentHandoffCount int
 	// The broker's interventions since the probe started: tasks it
 	// cancelled because the runner missed N8N_RUNNERS_TASK_ACCEPT_TIMEOUT,
 	// connections it closed with 1002 (a runner it reports unresponsive),
@@ -105,6 +109,7 @@ type Stats struct {
 func (p *Probe) Stats() Stats {
 	now := p.now()
 	mean, count := p.tally.recentMean(now)
+	handoff, handoffs := p.tally.recentHandoff(now)
 	g := p.gauges(now, mean)
 	return Stats{
 		Name:                p.cfg.Name,
@@ -118,6 +123,8 @@ func (p *Probe) Stats() Stats {
 		TasksFailed:         p.tally.count(outcomeError) + p.tally.count(outcomeLost),
 		RecentTaskMean:      mean,
 		RecentTaskCount:     count,
+		RecentHandoffMean:   handoff,
+		RecentHandoffCount:  handoffs,
 		AcceptTimeouts:      p.tally.count(outcomeAcceptTimeout),
 		UnresponsiveCloses:  p.tally.closed(),
 		Drains:              counterValue(p.tally.drains),

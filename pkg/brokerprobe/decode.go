@@ -18,6 +18,9 @@ type Reading struct {
 	Stats
 	TaskSum   float64 // seconds
 	TaskCount uint64
+	// HandoffSum and HandoffCount are the hand-off histogram's (n8n_runner_task_handoff_seconds).
+	HandoffSum   float64
+	HandoffCount uint64
 
 	HasRunning, HasLimit, HasConnections, HasDuration bool
 }
@@ -78,14 +81,25 @@ func Decode(fams map[string]*dto.MetricFamily) []Reading {
 		r.Drains = capCount(r.Drains + counterCount(m.GetCounter().GetValue()))
 	})
 	each(metricname.RunnerTaskDuration, func(r *Reading, m *dto.Metric) {
-		h := m.GetHistogram()
-		if sum := h.GetSampleSum(); !math.IsNaN(sum) && !math.IsInf(sum, 0) && sum >= 0 {
-			r.TaskSum += sum
-			r.TaskCount = capCount(r.TaskCount + min(h.GetSampleCount(), maxCount))
-			r.HasDuration = true
-		}
+		r.HasDuration = addHistogram(&r.TaskSum, &r.TaskCount, m) || r.HasDuration
+	})
+	each(metricname.RunnerTaskHandoff, func(r *Reading, m *dto.Metric) {
+		addHistogram(&r.HandoffSum, &r.HandoffCount, m)
 	})
 	return out
+}
+
+// addHistogram adds a histogram's sum and count to the running ones and
+// says whether it could: a NaN, infinite or negative sum is left out.
+func addHistogram(sum *float64, count *uint64, m *dto.Metric) bool {
+	h := m.GetHistogram()
+	s := h.GetSampleSum()
+	if math.IsNaN(s) || math.IsInf(s, 0) || s < 0 {
+		return false
+	}
+	*sum += s
+	*count = capCount(*count + min(h.GetSampleCount(), maxCount))
+	return true
 }
 
 // maxGauge caps a gauge read as a count; maxCount caps a counter at the

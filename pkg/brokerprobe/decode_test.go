@@ -54,7 +54,7 @@ func TestDecodeRoundTrip(t *testing.T) {
 	if len(got) != 1 {
 		t.Fatalf("decoded %d probes, want 1: %+v", len(got), got)
 	}
-	want.RecentTaskMean, want.RecentTaskCount = 0, 0
+	want.RecentTaskMean, want.RecentTaskCount, want.RecentHandoffMean, want.RecentHandoffCount = 0, 0, 0, 0
 	if got[0].Stats != want {
 		t.Errorf("decoded %+v\nwant     %+v", got[0].Stats, want)
 	}

@@ -47,6 +47,7 @@ type connState struct {
 	offers   openOffers
 	pending  map[string]struct{}  // broker accepted an offer, runner has not answered
 	running  map[string]time.Time // taskId → runner:taskaccepted time
+	handoff  handoffs             // a freed slot's way to its next task
 	late     cancelledTasks       // cancelled while pending: the runner's answer will come late
 	timeouts int                  // consecutive accept timeouts, counted as the broker does
 	peak     int                  // highest open offers + running seen
@@ -66,6 +67,7 @@ func newConnState(id string, now time.Time, t *tally) *connState {
 		offers:  newOpenOffers(),
 		pending: map[string]struct{}{},
 		running: map[string]time.Time{},
+		handoff: newHandoffs(),
 		tally:   t,
 	}
 }
@@ -98,6 +100,7 @@ func (c *connState) fromRunner(f frame, now time.Time) {
 			c.start(f.TaskID, now)
 		}
 	case msgRejected:
+		c.handoff.drop(f.TaskID)
 		if c.answered(f.TaskID) {
 			c.tally.reject(f.Reason)
 		}
@@ -121,6 +124,7 @@ func (c *connState) fromBroker(f frame) {
 	case msgOfferAccept:
 		// The runner drops the offer whether it accepts or rejects.
 		c.offers.remove(f.OfferID)
+		c.handoff.matched(f.OfferID, f.TaskID)
 		if len(c.pending) < maxTrackedItems {
 			c.pending[f.TaskID] = struct{}{}
 		}
@@ -154,6 +158,9 @@ func (c *connState) start(taskID string, now time.Time) {
 	if _, ok := c.running[taskID]; !ok && len(c.running) < maxTrackedItems {
 		c.running[taskID] = now
 	}
+	if d, ok := c.handoff.started(taskID, now); ok {
+		c.tally.handedOff(now, d)
+	}
 	c.notePeak(now)
 }
 
@@ -167,6 +174,7 @@ func (c *connState) cancel(f frame) {
 	_, running := c.running[f.TaskID]
 	delete(c.pending, f.TaskID)
 	delete(c.running, f.TaskID)
+	c.handoff.drop(f.TaskID)
 	switch {
 	case running && !strings.Contains(strings.ToLower(f.Reason), acceptTimeoutReason):
 		c.tally.outcome(outcomeCancelled)
@@ -216,6 +224,7 @@ func (c *connState) offer(f frame, now time.Time) {
 		c.validity = max(c.validity, valid)
 	}
 	c.offers.add(f.OfferID, expiry)
+	c.handoff.offered(f.OfferID, now, &c.offers)
 	c.notePeak(now)
 }
 
@@ -228,6 +237,7 @@ func (c *connState) finish(taskID string, o outcome, now time.Time) {
 	}
 	delete(c.running, taskID)
 	c.tally.finish(o, now.Sub(start), now)
+	c.handoff.freed(now)
 }
 
 func (c *connState) notePeak(now time.Time) {

@@ -88,6 +88,10 @@ var durationBuckets = []float64{
 	0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 0.75, 1, 1.25, 1.5, 2, 3, 5, 10, 20, 30, 60, 120, 300, 600,
 }
 
+// handoffBuckets suit hand-offs from a millisecond (an idle broker) to the
+// seconds a slot waits for a request below saturation.
+var handoffBuckets = []float64{0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10}
+
 // tally holds the probe's counters and task-time histogram; it outlives
 // connections. They are client_golang metrics with the probe name as a
 // constant label, each label value resolved once so the relay's hot path
@@ -100,10 +104,12 @@ type tally struct {
 	closes      []prometheus.Counter // the broker's 1002 closes, by unresponsiveLabels
 	drains      prometheus.Counter
 	duration    prometheus.Histogram
+	handoff     prometheus.Histogram
 	metrics     []prometheus.Collector // everything above, for Describe and Collect
 
-	mu     sync.Mutex
-	recent recentWindow
+	mu       sync.Mutex
+	recent   recentWindow
+	handoffs recentWindow
 }
 
 // newTally builds the counters of one probe; fresh is the recent mean's
@@ -131,8 +137,18 @@ func newTally(probe string, fresh time.Duration) *tally {
 		ConstLabels: l,
 		Buckets:     durationBuckets,
 	})
-	t := &tally{parseErrors: parseErrors, drains: drains, duration: duration, recent: recentWindow{fresh: cmp.Or(fresh, RecentFresh)},
-		metrics: []prometheus.Collector{frames, parseErrors, tasks, rejections, closes, drains, duration}}
+	handoff := prometheus.NewHistogram(prometheus.HistogramOpts{
+		Name: metricname.RunnerTaskHandoff,
+		Help: "Time a slot freed by runner:taskdone or runner:taskerror took to its next runner:taskaccepted, " +
+			"when the broker matched the offer the runner sent for that slot: the broker's match and the runner's accept, " +
+			"plus, below saturation, the wait for a request.",
+		ConstLabels: l,
+		Buckets:     handoffBuckets,
+	})
+	fresh = cmp.Or(fresh, RecentFresh)
+	t := &tally{parseErrors: parseErrors, drains: drains, duration: duration, handoff: handoff,
+		recent: recentWindow{fresh: fresh}, handoffs: recentWindow{fresh: fresh},
+		metrics: []prometheus.Collector{frames, parseErrors, tasks, rejections, closes, drains, duration, handoff}}
 	for i, v := range directionLabels {
 		t.frames[i] = frames.WithLabelValues(v)
 	}
@@ -170,6 +186,14 @@ func (t *tally) finish(o outcome, d time.Duration, now time.Time) {
 	t.mu.Unlock()
 }
 
+// handedOff records a slot's hand-off from one task to the next.
+func (t *tally) handedOff(now time.Time, d time.Duration) {
+	t.handoff.Observe(d.Seconds())
+	t.mu.Lock()
+	t.handoffs.add(now, d)
+	t.mu.Unlock()
+}
+
 // count reads an outcome counter.
 func (t *tally) count(o outcome) uint64 { return counterValue(t.outcomes[o]) }
 
@@ -194,6 +218,13 @@ func (t *tally) recentMean(now time.Time) (time.Duration, int) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return t.recent.mean(now)
+}
+
+// recentHandoff is the mean hand-off of the recent window at now.
+func (t *tally) recentHandoff(now time.Time) (time.Duration, int) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.handoffs.mean(now)
 }
 
 func (t *tally) describe(ch chan<- *prometheus.Desc) {

@@ -160,8 +160,9 @@ func (rp *remoteProbes) sample(ctx context.Context, timeout time.Duration, now t
 	for i, readings := range stats {
 		for _, rd := range readings {
 			key := targets[i].process.ID + "|" + rd.Name
-			keys[key] = true
+			keys[key], keys[key+"|handoff"] = true, true
 			rd.RecentTaskMean, rd.RecentTaskCount = rp.recent(key, rd.TaskSum, rd.TaskCount, now)
+			rd.RecentHandoffMean, rd.RecentHandoffCount = rp.recent(key+"|handoff", rd.HandoffSum, rd.HandoffCount, now)
 			cur = append(cur, routeStats{probe: targets[i].process.Name, route: rd.Name, stats: fixedStats(rd.Stats)})
 		}
 	}

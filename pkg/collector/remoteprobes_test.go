@@ -65,7 +65,11 @@ n8n_runner_task_duration_seconds_bucket{probe=%[1]q,le="1"} 0
 n8n_runner_task_duration_seconds_bucket{probe=%[1]q,le="+Inf"} %[4]d
 n8n_runner_task_duration_seconds_sum{probe=%[1]q} %[5]g
 n8n_runner_task_duration_seconds_count{probe=%[1]q} %[4]d
-`, name, running, limit, count, sum)
+# TYPE n8n_runner_task_handoff_seconds histogram
+n8n_runner_task_handoff_seconds_bucket{probe=%[1]q,le="+Inf"} %[4]d
+n8n_runner_task_handoff_seconds_sum{probe=%[1]q} %[6]g
+n8n_runner_task_handoff_seconds_count{probe=%[1]q} %[4]d
+`, name, running, limit, count, sum, 0.02*float64(count))
 }
 
 // translated is the Kubernetes translation over objects held in memory:
@@ -145,7 +149,10 @@ func TestRemoteProbeFeedsTaskTime(t *testing.T) {
 	}
 	r = readProbes(c)
 	if len(r.Measured) != 1 || r.Measured[0].Source != "probe" || r.Measured[0].Time != 1500*time.Millisecond {
-		t.Fatalf("measured %+v", r.Measured)
+		t.Fatalf("measured %+v (no Redis tells waiting tasks, so no hand-off in it)", r.Measured)
+	}
+	if s := c.remote.stats()[0].stats.Stats(); (s.RecentHandoffMean-20*time.Millisecond).Abs() > time.Microsecond || s.RecentHandoffCount != 20 {
+		t.Errorf("hand-off %v over %d, want 20 ms over the 20 tasks between the reads", s.RecentHandoffMean, s.RecentHandoffCount)
 	}
 	if got := strings.Join(Verdict(r), "\n"); !strings.Contains(got, "worker n8n/w-a: 15 slots, runners 5 → effective 5, runner-bound") {
 		t.Errorf("verdict:\n%s", got)

@@ -2,7 +2,6 @@ package collector
 
 import (
 	"context"
-	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -56,11 +55,7 @@ func TestTaskWaitQueueMode(t *testing.T) {
 	ctx := context.Background()
 	s := queue.NewSampler(queue.NewReader(rd.Client, "bull"), time.Second, time.Minute)
 	s.SetRunnerLimit(10)
-	for i := range 14 {
-		id := fmt.Sprint(i + 1)
-		rd.Client.LPush(ctx, "bull:jobs:active", id)
-		rd.Client.Set(ctx, "bull:jobs:"+id+":lock", "worker-token", 0)
-	}
+	holdJobs(rd.Client, 14)
 	s.Step(ctx, t0)
 	c := New(Config{Sampler: s})
 	r := shapeReport(t, ServiceTime{Stage: StageJob, Source: SourceRedis, Time: 3 * time.Second}, "inspect-lab-worker-1.json", "inspect-lab-runner-1-1.json")

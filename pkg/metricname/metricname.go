@@ -72,6 +72,7 @@ const (
 	RunnerTasks                   = "n8n_runner_tasks_total"
 	RunnerTaskRejections          = "n8n_runner_task_rejections_total"
 	RunnerTaskDuration            = "n8n_runner_task_duration_seconds"
+	RunnerTaskHandoff             = "n8n_runner_task_handoff_seconds"
 	RunnerFrames                  = "n8n_runner_frames_total"
 	RunnerFrameParseErrors        = "n8n_runner_frame_parse_errors_total"
 	RunnerUnresponsiveCloses      = "n8n_runner_unresponsive_closes_total"
@@ -111,8 +112,8 @@ func Exporter() []string {
 // Probe lists the names a broker probe emits.
 func Probe() []string {
 	return []string{RunnerTasksRunning, RunnerOffersOpen, RunnerInferredMaxConcurrency, RunnerConnections,
-		RunnerUnresponsiveConnections, RunnerTasks, RunnerTaskRejections, RunnerTaskDuration, RunnerFrames, RunnerFrameParseErrors,
-		RunnerUnresponsiveCloses, RunnerDrains}
+		RunnerUnresponsiveConnections, RunnerTasks, RunnerTaskRejections, RunnerTaskDuration, RunnerTaskHandoff, RunnerFrames,
+		RunnerFrameParseErrors, RunnerUnresponsiveCloses, RunnerDrains}
 }
 
 // Loadctl lists the names loadctl serves during a sweep.

@@ -128,3 +128,32 @@ func TestRunnerLimitYieldsToGate(t *testing.T) {
 		t.Fatalf("job time %+v ok %v, want 6 held / 12 per s", e, ok)
 	}
 }
+
+// Tasks waited for the runner throughout the window only while every
+// worker holding jobs held more than its runner capacity in every reading.
+func TestWaitedThroughout(t *testing.T) {
+	ctx := context.Background()
+	c, s := sampled(t)
+	s.SetRunnerLimit(2)
+	hold(t, c, "token-a", "1", "2", "3")
+	advance(c, s, 0, 1, 2)
+	if s.WaitedThroughout() {
+		t.Fatal("waited throughout after one reading")
+	}
+	advance(c, s, 1, 10, 2)
+	if !s.WaitedThroughout() {
+		t.Fatal("3 jobs held behind 2 runner slots in every reading, yet not waited throughout")
+	}
+	hold(t, c, "token-b", "4", "5")
+	advance(c, s, 10, 11, 2)
+	if s.WaitedThroughout() {
+		t.Fatal("token-b holds 2 jobs for its 2 runner slots: its slots wait for work, yet waited throughout")
+	}
+	c.LRem(ctx, "bull:jobs:active", 0, "5")
+	c.Del(ctx, "bull:jobs:4:lock")
+	c.LRem(ctx, "bull:jobs:active", 0, "4")
+	advance(c, s, 11, 50, 2) // token-b's reading leaves the 30 s window
+	if !s.WaitedThroughout() {
+		t.Fatal("every reading of the window full again, yet not waited throughout")
+	}
+}

@@ -44,6 +44,12 @@ func (s sample) sameShape(o sample) bool { return s.slots == o.slots && s.limit 
 // runnerFull says whether a worker held more jobs than its runners take.
 func (s sample) runnerFull() bool { return s.limit > 0 && s.mostHeld() > s.limit }
 
+// everyRunnerFull says whether every worker that held jobs held more than
+// its runners take.
+func (s sample) everyRunnerFull() bool {
+	return s.limit > 0 && len(s.held) > 0 && slices.Min(s.held) > s.limit
+}
+
 // mostHeld is the most jobs one worker held at the reading, 0 for none.
 func (s sample) mostHeld() int64 { return slices.Max(append([]int64{0}, s.held...)) }
 

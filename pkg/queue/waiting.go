@@ -20,3 +20,22 @@ func (s *Sampler) Waiting() (int64, time.Time, bool) {
 	}
 	return max(0, last.mostHeld()-last.limit), last.at, true
 }
+
+// WaitedThroughout says whether, in every reading of the window (at least
+// two), each worker that held jobs held more than its runner capacity:
+// Code tasks waited for a runner slot the whole time, so a slot its task
+// freed was taken by the next at once. False after a failed reading.
+func (s *Sampler) WaitedThroughout() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	rs := s.samples.Readings()
+	if s.err != nil || len(rs) < 2 {
+		return false
+	}
+	for _, r := range rs {
+		if !r.everyRunnerFull() {
+			return false
+		}
+	}
+	return true
+}
