@@ -9,9 +9,12 @@ import "time"
 // offer is the one the broker accepts for the next waiting task. The
 // hand-off, runner:taskdone to the next runner:taskaccepted, then holds
 // the slot without being task time: the broker's turn to match the offer
-// and the runner's to accept. Below saturation the same span holds the
-// wait for a request, so the exporter adds hand-offs to the slot's hold
-// only while tasks waited for the runner.
+// and the runner's to accept. A slot freed while the runner had an open
+// offer is not timed: that runner had an idle slot, and its refill waits
+// for a request, not for the broker. Even from a full runner the span
+// holds the wait for a request when none was waiting, so the exporter
+// adds hand-offs to the slot's hold only while tasks waited for the
+// runner.
 type handoffs struct {
 	freedAt []time.Time          // dones whose refill offer has not come, oldest first
 	offers  map[string]time.Time // refill offerId → its slot's done
@@ -27,7 +30,7 @@ func newHandoffs() handoffs {
 	return handoffs{offers: map[string]time.Time{}, tasks: map[string]time.Time{}}
 }
 
-// freed notes a slot freed by a task's end at now.
+// freed notes a slot freed at now by a task's end on a full runner.
 func (h *handoffs) freed(now time.Time) {
 	if len(h.freedAt) == maxFreed {
 		h.freedAt = h.freedAt[1:]

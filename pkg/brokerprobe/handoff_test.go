@@ -42,6 +42,16 @@ func (h *handoffRig) refill(offer, task, next string) {
 	h.offer(next)
 }
 
+// handOff ends task, offers the slot it freed as next, and after d has
+// the broker match that offer to nextTask, which the runner accepts.
+func (h *handoffRig) handOff(task, next, nextTask string, d time.Duration) {
+	h.done(task)
+	h.offer(next)
+	h.wait(d)
+	h.match(next, nextTask)
+	h.accept(nextTask)
+}
+
 func (h *handoffRig) done(task string) {
 	relayText(h.t, h.runner, h.broker, `{"type":"runner:taskdone","taskId":"`+task+`","data":{}}`)
 }
@@ -78,11 +88,7 @@ func TestHandoffFromDoneToTheNextAccept(t *testing.T) {
 		t.Errorf("task mean %v, want 1s: the hand-off is not task time", s.RecentTaskMean)
 	}
 	h.wait(time.Second)
-	h.done("t2")
-	h.offer("o3")
-	h.wait(35 * time.Millisecond)
-	h.match("o3", "t3")
-	h.accept("t3")
+	h.handOff("t2", "o3", "t3", 35*time.Millisecond)
 	h.want(30*time.Millisecond, 2)
 }
 
@@ -135,4 +141,23 @@ func TestHandoffDecodes(t *testing.T) {
 	if len(got) != 1 || got[0].HandoffCount != 1 || got[0].HandoffSum != 0.04 {
 		t.Fatalf("decoded %+v, want one 40 ms hand-off", got)
 	}
+}
+
+// A slot freed while the runner still had an open offer is not timed:
+// the runner had an idle slot, and the refill waits for a request, not
+// for the broker. Once every slot is busy again, the next done is.
+func TestHandoffOnlyFromAFullRunner(t *testing.T) {
+	h := newHandoffRig(t)
+	h.offer("idle")
+	h.refill("o1", "t1", "o2")
+	h.wait(400 * time.Millisecond)
+	h.match("o2", "t2")
+	h.accept("t2")
+	h.want(0, 0)
+
+	h.match("idle", "t3")
+	h.accept("t3")
+	h.wait(time.Second)
+	h.handOff("t2", "o3", "t4", 10*time.Millisecond)
+	h.want(10*time.Millisecond, 1)
 }

@@ -237,7 +237,9 @@ func (c *connState) finish(taskID string, o outcome, now time.Time) {
 	}
 	delete(c.running, taskID)
 	c.tally.finish(o, now.Sub(start), now)
-	c.handoff.freed(now)
+	if c.offers.prune(now); c.offers.len() == 0 {
+		c.handoff.freed(now)
+	}
 }
 
 func (c *connState) notePeak(now time.Time) {

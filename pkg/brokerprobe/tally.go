@@ -139,9 +139,9 @@ func newTally(probe string, fresh time.Duration) *tally {
 	})
 	handoff := prometheus.NewHistogram(prometheus.HistogramOpts{
 		Name: metricname.RunnerTaskHandoff,
-		Help: "Time a slot freed by runner:taskdone or runner:taskerror took to its next runner:taskaccepted, " +
-			"when the broker matched the offer the runner sent for that slot: the broker's match and the runner's accept, " +
-			"plus, below saturation, the wait for a request.",
+		Help: "Time a slot freed by runner:taskdone or runner:taskerror, while the runner had no open offer, took to its next " +
+			"runner:taskaccepted, when the broker matched the offer the runner sent for that slot: the broker's match and the " +
+			"runner's accept, plus the wait for a request when none was waiting.",
 		ConstLabels: l,
 		Buckets:     handoffBuckets,
 	})
