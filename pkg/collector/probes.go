@@ -112,7 +112,8 @@ func (c *Collector) lastSaturated(now time.Time) time.Time {
 // their recent task means, weighted by task count. While Code tasks waited
 // for a runner slot through the whole window (Redis's held jobs), each
 // freed slot went straight to the next task, so the probes' mean hand-off
-// between tasks holds the slot too and is added: a runner of limit 2 at
+// between tasks (timed only for slots a full runner freed) holds the slot
+// too and is added: a runner of limit 2 at
 // 20 VUs ran 1.049 s tasks 1.106 s apart on a slow host. Below saturation
 // a hand-off also holds the wait for a request, so it is left out.
 func (c *Collector) measureTaskTime(r *Report) {
