@@ -113,11 +113,16 @@ func (c *Collector) lastSaturated(now time.Time) time.Time {
 // for a runner slot through the whole window (Redis's held jobs), each
 // freed slot went straight to the next task, so the probes' mean hand-off
 // between tasks (timed only for slots a full runner freed) holds the slot
-// too and is added: a runner of limit 2 at
-// 20 VUs ran 1.049 s tasks 1.106 s apart on a slow host. Below saturation
-// a hand-off also holds the wait for a request, so it is left out.
+// too and is added: a runner of limit 2 at 20 VUs ran 1.049 s tasks
+// 1.106 s apart on a slow host. Below saturation a hand-off also holds the
+// wait for a request, so it is left out. Each probe is read once, so the
+// tasks and hand-offs come from the same moment.
 func (c *Collector) measureTaskTime(r *Report) {
-	task, tasks := probeMean(c.probeStats(), func(s brokerprobe.Stats) (time.Duration, int) {
+	var stats []brokerprobe.Stats
+	for _, p := range c.probeStats() {
+		stats = append(stats, p.Stats())
+	}
+	task, tasks := probeMean(stats, func(s brokerprobe.Stats) (time.Duration, int) {
 		return s.RecentTaskMean, s.RecentTaskCount
 	})
 	if tasks == 0 {
@@ -126,7 +131,7 @@ func (c *Collector) measureTaskTime(r *Report) {
 	m := ServiceTime{Stage: StageTask, Source: SourceProbe, Time: task,
 		Note: fmt.Sprintf("mean of the last %d tasks seen by the broker probe", tasks)}
 	if c.tasksWaited(r) {
-		handoff, n := probeMean(c.probeStats(), func(s brokerprobe.Stats) (time.Duration, int) {
+		handoff, n := probeMean(stats, func(s brokerprobe.Stats) (time.Duration, int) {
 			return s.RecentHandoffMean, s.RecentHandoffCount
 		})
 		if n > 0 {
@@ -145,11 +150,11 @@ func (c *Collector) tasksWaited(r *Report) bool {
 }
 
 // probeMean is the count-weighted mean of one recent mean of each probe.
-func probeMean(ps []ProbeStats, of func(brokerprobe.Stats) (time.Duration, int)) (time.Duration, int) {
+func probeMean(stats []brokerprobe.Stats, of func(brokerprobe.Stats) (time.Duration, int)) (time.Duration, int) {
 	var weighted time.Duration
 	var total int
-	for _, p := range ps {
-		mean, n := of(p.Stats())
+	for _, s := range stats {
+		mean, n := of(s)
 		weighted += mean * time.Duration(n)
 		total += n
 	}
