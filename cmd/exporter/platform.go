@@ -13,6 +13,7 @@ import (
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/dockerstats"
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/dockerstats/cgroup"
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/kube"
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/peers"
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/proccpu"
 )
 
@@ -31,6 +32,7 @@ type platform struct {
 	memory       []collector.MemorySource
 	cpu          collector.CPUReader     // per-container CPU; nil: only the host's
 	procs        collector.ProcessReader // per-process CPU in a container; nil: not read
+	peers        collector.PeerReader    // a container's established connections; nil: not read
 	scrapeProbes bool
 	close        func() error
 }
@@ -123,5 +125,6 @@ func (pl *platform) readCgroups(cfg Config) {
 	pl.cpu = dockerstats.CgroupCPU{Reader: cg}
 	if cfg.ProcRoot != "" {
 		pl.procs = proccpu.Containers{PIDs: cg, Proc: proccpu.Reader{Root: cfg.ProcRoot}}
+		pl.peers = peers.Containers{PIDs: cg, Root: cfg.ProcRoot}
 	}
 }

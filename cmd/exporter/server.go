@@ -66,7 +66,7 @@ func buildCollector(ctx context.Context, cfg Config, logger *slog.Logger, probes
 		return nil, nil, err
 	}
 	cc := collector.Config{Platform: pl.discoverer, PlatformName: pl.name, Memory: pl.memory, ScrapeProbes: pl.scrapeProbes,
-		N8nMetricsURL: cfg.N8nMetricsURL, ServiceTime: cfg.ServiceTime, Timeout: cfg.SourceTimeout, Logger: logger}
+		N8nMetricsURL: cfg.N8nMetricsURL, ServiceTime: cfg.ServiceTime, Timeout: cfg.SourceTimeout, Logger: logger, Peers: pl.peers}
 	cc.ScrapeTimeout, cc.ScrapeTimeoutOffset, cc.N8nSampleInterval = cfg.ScrapeTimeout, cfg.ScrapeOffset, cfg.N8nInterval
 	cc.Window = cfg.SampleWindow
 	for i, p := range probes {

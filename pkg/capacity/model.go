@@ -42,6 +42,8 @@ func (s ServiceTime) Known() bool { return s.Job > 0 && s.Task > 0 }
 type Cluster struct {
 	Workers []Worker
 	Service ServiceTime
+	// Spread are the runners whose worker is one of several.
+	Spread []SpreadRunner
 }
 
 // Bottleneck names the side that limits a worker.
@@ -80,6 +82,16 @@ func (c Cluster) Validate() error {
 		for j, r := range w.Runners {
 			if r.Limit <= 0 {
 				return invalid("worker %s runner %d: limit must be positive, got %d", name, j+1, r.Limit)
+			}
+		}
+	}
+	for _, s := range c.Spread {
+		if s.Limit <= 0 || len(s.Candidates) == 0 {
+			return invalid("spread runner %s: limit %d and %d candidates must be positive", s.Name, s.Limit, len(s.Candidates))
+		}
+		for _, w := range s.Candidates {
+			if w < 0 || w >= len(c.Workers) {
+				return invalid("spread runner %s: candidate %d is not a worker", s.Name, w)
 			}
 		}
 	}

@@ -17,7 +17,15 @@ const UnknownServiceTime = "job and task time unknown"
 // share s_w = ceiling_w / Σ ceilings of all executions, and its slots'
 // demands are job×s_w and task×s_w. The smallest m/D over the result is
 // then v.Ceiling, and with one worker the ceilings are W/job and R/task.
+//
+// With spread runners (v.Range) which worker holds which runner slots is
+// not known: one resource stands for every slot, the effective
+// concurrency that holds whatever the spread, with the demand that gives
+// the lowest ceiling.
 func SlotResources(v Verdict) []Resource {
+	if v.Range != nil {
+		return spreadSlots(v)
+	}
 	var out []Resource
 	for i, w := range v.Workers {
 		if w.Bottleneck == BottleneckNone {
@@ -47,4 +55,19 @@ func workerLabel(i int, name string) string {
 		return name
 	}
 	return fmt.Sprintf("#%d", i+1)
+}
+
+// SpreadSlots names the slots of a cluster whose runners are spread.
+const SpreadSlots = "slots:spread"
+
+func spreadSlots(v Verdict) []Resource {
+	r := v.Range
+	if r.EffectiveLow == 0 {
+		return nil
+	}
+	res := Resource{Name: SpreadSlots, Kind: KindSlots, Servers: float64(r.EffectiveLow), Unknown: UnknownServiceTime}
+	if v.HasCeiling() && r.CeilingLow > 0 {
+		res.Demand, res.Unknown = float64(r.EffectiveLow)/r.CeilingLow, ""
+	}
+	return []Resource{res}
 }

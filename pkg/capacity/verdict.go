@@ -13,17 +13,25 @@ type WorkerVerdict struct {
 	// Ceiling is executions per second, min(W/job, R/task); 0 when the
 	// service time is unknown or the worker has no runner.
 	Ceiling float64
+	// Spread is true when a spread runner may serve it: RunnerCapacity
+	// and the figures after it count only the runners known to.
+	Spread bool
 }
 
 // Verdict is the model's answer for the cluster.
 type Verdict struct {
-	Workers              []WorkerVerdict
-	WorkerConcurrency    int // sum over workers with a slot limit
-	RunnerCapacity       int // sum over workers
-	Effective            int // sum of per-worker effective concurrency
+	Workers           []WorkerVerdict
+	WorkerConcurrency int // sum over workers with a slot limit
+	RunnerCapacity    int // sum over workers
+	Effective         int // sum of per-worker effective concurrency
+	// WorkersWithoutRunner counts the workers no runner serves, spread
+	// runners' candidates left out.
 	WorkersWithoutRunner int
 	Service              ServiceTime
 	Ceiling              float64 // sum of per-worker ceilings; 0 when unknown
+	// Range bounds Effective and Ceiling over the spread runners'
+	// placements, which are then its low ends; nil without spread runners.
+	Range *Range
 }
 
 // HasCeiling reports whether the service time was known.
@@ -35,16 +43,28 @@ func Evaluate(c Cluster) (Verdict, error) {
 		return Verdict{}, err
 	}
 	v := Verdict{Service: c.Service}
-	for _, w := range c.Workers {
+	spread := map[int]bool{}
+	for _, s := range c.Spread {
+		v.RunnerCapacity += s.Limit
+		for _, w := range s.Candidates {
+			spread[w] = true
+		}
+	}
+	for i, w := range c.Workers {
 		wv := evaluateWorker(w, c.Service)
+		wv.Spread = spread[i]
 		v.Workers = append(v.Workers, wv)
 		v.WorkerConcurrency += wv.Concurrency
 		v.RunnerCapacity += wv.RunnerCapacity
 		v.Effective += wv.Effective
 		v.Ceiling += wv.Ceiling
-		if wv.Bottleneck == BottleneckNone {
+		if wv.Bottleneck == BottleneckNone && !wv.Spread {
 			v.WorkersWithoutRunner++
 		}
+	}
+	if len(c.Spread) > 0 {
+		r := spreadRange(c)
+		v.Range, v.Effective, v.Ceiling = &r, r.EffectiveLow, r.CeilingLow
 	}
 	return v, nil
 }

@@ -80,6 +80,10 @@ type Config struct {
 	// CPU turns on the CPU demands (nil: off); Run samples them in the
 	// background.
 	CPU *CPUConfig
+	// Peers reads the established connections of runners and probes
+	// (peers.Containers), so pairing sees which broker each dialled; nil:
+	// pairing goes by name alone.
+	Peers PeerReader
 }
 
 // Collector is the prometheus.Collector and the landing page's data source.
@@ -184,6 +188,7 @@ func (c *Collector) discover(ctx context.Context, r *Report) {
 		return err
 	}))
 	r.LeftOutTotal = map[string]uint64{c.cfg.PlatformName: c.leftOut.Load()}
+	r.PeersUnread = c.observePeers(r.Processes)
 	r.Topology = c.pair(r.Processes)
 }
 

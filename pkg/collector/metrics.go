@@ -34,6 +34,10 @@ var (
 	clusterEffective  = desc(metricname.ClusterEffectiveConcurrency, "Sum of the workers' effective concurrency.")
 	clusterCeiling    = desc(metricname.ClusterCeiling, "Executions per second the cluster can complete: the minimum over every resource, slots and CPU alike (the slots alone until a CPU demand is measured).")
 	workerRunnerState = desc(metricname.WorkerRunnerState, "1 for the state of the worker's runners, 0 for the others: ok; at_capacity (every runner slot busy and task requests wait); no_runner (no runner serves its broker: none in the topology, or none connected through the probes in front of them); unresponsive (a runner behind a probe holds tasks and has sent nothing for longer than its offer validity plus the task time; needs a probe).", "worker", "state")
+	runnerPairing     = desc(metricname.RunnerPairing, "1 per runner and the main or worker it is paired with, by what paired it: observed, name, or ambiguous (one series per candidate).", "runner", "worker", "pairing")
+	clusterRunnerCap  = desc(metricname.ClusterRunnerCapacity, "Sum of the limits of the runners that serve production executions, spread ones included.")
+	clusterEffRange   = desc(metricname.ClusterEffectiveRange, "Lowest and highest cluster effective concurrency over the placements of runners whose pairing is ambiguous.", "bound")
+	clusterCeilRange  = desc(metricname.ClusterCeilingRange, "Lowest and highest slot ceiling over the placements of runners whose pairing is ambiguous.", "bound")
 	clusterNoRunner   = desc(metricname.ClusterWorkersWithoutRunner, "Workers whose Code tasks no runner serves.")
 	serviceTime       = desc(metricname.ServiceTime, "Time one execution holds a slot, per stage (job = worker, task = runner) and source.", "stage", "source")
 	serviceTimeUsed   = desc(metricname.ServiceTimeUsed, "1 for the source whose service time the ceiling uses, per stage.", "stage", "source")
@@ -50,7 +54,7 @@ var (
 )
 
 var allDescs = []*prometheus.Desc{workerConcurrency, runnerLimit, workerRunnerCap, workerEffective, workerBottleneck,
-	workerCeiling, workerTaskTimeout, workerAccept, workerShutdown, runnerShutdown, workerTaskWait, workerRunnerState, clusterEffective, clusterCeiling, clusterNoRunner, serviceTime, serviceTimeUsed, memWorkingSet,
+	workerCeiling, workerTaskTimeout, workerAccept, workerShutdown, runnerShutdown, workerTaskWait, workerRunnerState, clusterEffective, clusterCeiling, clusterNoRunner, runnerPairing, clusterRunnerCap, clusterEffRange, clusterCeilRange, serviceTime, serviceTimeUsed, memWorkingSet,
 	memRSS, memLimit, oomKilled, oomKills, restarts, queueJobs, queuePoolJobs, sourceUp, sourceDuration, containerInfo}
 
 // Describe sends the fixed descriptors.
@@ -123,6 +127,7 @@ func emitTopology(r *Report, ch chan<- prometheus.Metric) {
 			knownGauge(ch, runnerShutdown, a.Runner.Settings.ShutdownTimeout, a.Runner.Name, name)
 		}
 	}
+	emitPairing(r.Topology, ch)
 	for _, w := range r.Runners {
 		for _, s := range runnerStates {
 			gauge(ch, workerRunnerState, b2f(w.State == s), w.Worker, string(s))
@@ -135,6 +140,30 @@ func emitTopology(r *Report, ch chan<- prometheus.Metric) {
 	}
 	for _, a := range r.Topology.Unpaired {
 		knownGauge(ch, runnerLimit, a.Runner.Settings.RunnerLimit, a.Runner.Name, "")
+	}
+	for _, s := range r.Topology.Spread {
+		knownGauge(ch, runnerLimit, s.Runner.Settings.RunnerLimit, s.Runner.Name, "")
+	}
+}
+
+// emitPairing publishes how each external runner of a main or worker was
+// paired, and each candidate of a spread one.
+func emitPairing(t topology.Topology, ch chan<- prometheus.Metric) {
+	names := map[string]string{}
+	for _, nodes := range t.Hosts() {
+		for _, w := range nodes {
+			names[w.Worker.ID] = w.Worker.InstanceName()
+			for _, a := range w.Runners {
+				if a.Pairing != "" {
+					gauge(ch, runnerPairing, 1, a.Runner.Name, w.Worker.InstanceName(), string(a.Pairing))
+				}
+			}
+		}
+	}
+	for _, s := range t.Spread {
+		for _, id := range s.Candidates {
+			gauge(ch, runnerPairing, 1, s.Runner.Name, names[id], string(s.Pairing))
+		}
 	}
 }
 
@@ -152,6 +181,9 @@ func emitVerdict(r *Report, ch chan<- prometheus.Metric) {
 		return
 	}
 	for _, w := range v.Workers {
+		if w.Spread {
+			continue // its runners are not known: no figure of its own
+		}
 		gauge(ch, workerRunnerCap, float64(w.RunnerCapacity), w.Name)
 		gauge(ch, workerEffective, float64(w.Effective), w.Name)
 		for _, side := range []capacity.Bottleneck{capacity.BottleneckRunner, capacity.BottleneckWorker} {
@@ -163,6 +195,15 @@ func emitVerdict(r *Report, ch chan<- prometheus.Metric) {
 	}
 	gauge(ch, clusterEffective, float64(v.Effective))
 	gauge(ch, clusterNoRunner, float64(v.WorkersWithoutRunner))
+	gauge(ch, clusterRunnerCap, float64(v.RunnerCapacity))
+	if g := v.Range; g != nil {
+		gauge(ch, clusterEffRange, float64(g.EffectiveLow), "low")
+		gauge(ch, clusterEffRange, float64(g.EffectiveHigh), "high")
+		if v.HasCeiling() {
+			gauge(ch, clusterCeilRange, g.CeilingLow, "low")
+			gauge(ch, clusterCeilRange, g.CeilingHigh, "high")
+		}
+	}
 	if c := r.Ceiling(); c > 0 {
 		gauge(ch, clusterCeiling, c)
 	}

@@ -74,6 +74,9 @@ type Report struct {
 	// read; LeftOutTotal counts them since start, by platform source.
 	LeftOut      []string
 	LeftOutTotal map[string]uint64
+	// PeersUnread is why the runners' connections were not read for
+	// pairing ("" when they were, or nothing asked for them).
+	PeersUnread string
 }
 
 func (r *Report) addSource(s SourceResult) { r.Sources = append(r.Sources, s) }

@@ -16,13 +16,14 @@ type RunnerState string
 // its state.
 const (
 	RunnerNone         RunnerState = "no_runner"    // nothing serves its broker
+	RunnerAmbiguous    RunnerState = "ambiguous"    // none known to, and spread runners may
 	RunnerUnresponsive RunnerState = "unresponsive" // a runner holds work in silence
 	RunnerAtCapacity   RunnerState = "at_capacity"  // every slot busy and requests wait
 	RunnerOK           RunnerState = "ok"
 )
 
 // runnerStates lists every state, for the metric's one series per state.
-var runnerStates = []RunnerState{RunnerOK, RunnerAtCapacity, RunnerNone, RunnerUnresponsive}
+var runnerStates = []RunnerState{RunnerOK, RunnerAtCapacity, RunnerNone, RunnerUnresponsive, RunnerAmbiguous}
 
 // WorkerRunners is one production worker's runner state and its evidence.
 type WorkerRunners struct {
@@ -41,9 +42,19 @@ type WorkerRunners struct {
 // the measured wait. Run it after measureTaskWait.
 func (c *Collector) judgeRunners(r *Report) {
 	routes := c.routes()
+	spread := map[string]bool{}
+	for _, s := range r.Topology.Spread {
+		for _, id := range s.Candidates {
+			spread[id] = true
+		}
+	}
 	for _, w := range r.Topology.Workers {
 		probes, covered := routesOf(w, routes)
-		r.Runners = append(r.Runners, runnerState(w, probes, covered, r.Wait))
+		s := runnerState(w, probes, covered, r.Wait)
+		if s.State == RunnerNone && len(w.Runners) == 0 && spread[w.Worker.ID] {
+			s.State, s.Why = RunnerAmbiguous, "no runner is known to serve it, and runners whose broker URI reaches several workers may"
+		}
+		r.Runners = append(r.Runners, s)
 	}
 }
 
@@ -117,6 +128,8 @@ func probeNames(w topology.WorkerNode) string {
 
 // runnerFix is what to do about a state, for the text and the runbook.
 var runnerFix = map[RunnerState]string{
+	RunnerAmbiguous: "which worker each such runner dialled is not observed: give the exporter the host's PID namespace " +
+		"(pid: host in Compose, hostPID in Kubernetes) so it reads the runners' connections, or give each runner a broker URI of its own worker",
 	RunnerNone: "its Code tasks wait N8N_RUNNERS_TASK_REQUEST_TIMEOUT and then fail; start a runner for it " +
 		"(check the runner's N8N_RUNNERS_TASK_BROKER_URI, its auth token and its logs)",
 	RunnerUnresponsive: "the runner is frozen, paused or blocked, and its tasks fail at the timeout; " +

@@ -69,7 +69,8 @@ func TestRunnerStateFromProbeRoutes(t *testing.T) {
 	if len(r.Runners) != 1 || r.Runners[0].State != RunnerUnresponsive {
 		t.Fatalf("runner states %+v, want worker 1 unresponsive", r.Runners)
 	}
-	want := `n8n_worker_runner_state{state="at_capacity",worker="fx-worker-1"} 0
+	want := `n8n_worker_runner_state{state="ambiguous",worker="fx-worker-1"} 0
+n8n_worker_runner_state{state="at_capacity",worker="fx-worker-1"} 0
 n8n_worker_runner_state{state="no_runner",worker="fx-worker-1"} 0
 n8n_worker_runner_state{state="ok",worker="fx-worker-1"} 0
 n8n_worker_runner_state{state="unresponsive",worker="fx-worker-1"} 1

@@ -167,14 +167,44 @@ func (c *Collector) evaluate(r *Report) {
 // read leaves no verdict rather than a guessed one.
 func cluster(t topology.Topology, service capacity.ServiceTime) (capacity.Cluster, error) {
 	cl := capacity.Cluster{Service: service}
-	for _, w := range t.Workers {
+	index := map[string]int{}
+	for i, w := range t.Workers {
 		cw, err := modelWorker(w)
 		if err != nil {
 			return cl, err
 		}
 		cl.Workers = append(cl.Workers, cw)
+		index[w.Worker.ID] = i
+	}
+	for _, s := range t.Spread {
+		sr, err := modelSpread(s, index)
+		if err != nil {
+			return cl, err
+		}
+		if len(sr.Candidates) > 0 {
+			cl.Spread = append(cl.Spread, sr)
+		}
 	}
 	return cl, nil
+}
+
+// modelSpread is a runner spread over several mains and workers as the
+// model sees it: the production workers among them, and whether it may
+// serve another main instead.
+func modelSpread(s topology.Spread, index map[string]int) (capacity.SpreadRunner, error) {
+	limit := s.Runner.Settings.RunnerLimit
+	if !limit.Known() {
+		return capacity.SpreadRunner{}, fmt.Errorf("runner %s: limit unknown (%s)", s.Runner.Name, limit.Unknown)
+	}
+	sr := capacity.SpreadRunner{Name: s.Runner.Name, Limit: limit.Value}
+	for _, id := range s.Candidates {
+		if i, ok := index[id]; ok {
+			sr.Candidates = append(sr.Candidates, i)
+		} else {
+			sr.Elsewhere = true
+		}
+	}
+	return sr, nil
 }
 
 // modelWorker is one main or worker as the model sees it. Whether a

@@ -162,14 +162,16 @@ func TestShapeLine(t *testing.T) {
 
 // A worker in a worker pool takes its jobs from its pool's queue: the
 // ceiling, the slots and the CPU sampler leave it and its runners out (its
-// internal one, and the lab runner, whose broker URI reaches it in these
-// fixtures), and the page says so without naming the pool.
+// internal one, and the lab runner, whose broker URI reaches it once the
+// other worker's broker moves to another port), and the page says so
+// without naming the pool.
 func TestPoolWorker(t *testing.T) {
 	var ps []topology.Process
 	for _, f := range []string{"inspect-lab-main.json", "inspect-lab-worker-1.json", "inspect-lab-runner-1-1.json", "inspect-internal-worker.json"} {
 		ps = append(ps, fixtureProcess(t, f))
 	}
 	ps[3].Settings.Pool = topology.Of("heavy")
+	ps[1].Settings.BrokerPort = topology.Of(5699)
 	r := &Report{Processes: ps, Topology: topology.Pair(ps), Measured: []ServiceTime{{Stage: "job", Source: "redis", Time: time.Second}}}
 	c := New(Config{})
 	c.evaluate(r)

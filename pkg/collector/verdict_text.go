@@ -22,16 +22,21 @@ func Verdict(r *Report) []string {
 		if r.VerdictErr != "" {
 			why = "no verdict: " + r.VerdictErr
 		}
-		return slices.Concat(lines, []string{why}, runnerLines(r), roleLines(r), keepLines(r))
+		return slices.Concat(lines, []string{why}, spreadLines(r), runnerLines(r), roleLines(r), keepLines(r))
 	}
 	for i, w := range r.Verdict.Workers {
-		lines = append(lines, workerLine(w, r.Topology.Workers[i], r.Verdict.Service))
+		if w.Spread {
+			lines = append(lines, spreadWorkerLine(w, r.Topology.Workers[i]))
+		} else {
+			lines = append(lines, workerLine(w, r.Topology.Workers[i], r.Verdict.Service))
+		}
 	}
 	lines = append(lines, internalLines(r)...)
 	lines = append(lines, roleLines(r)...)
 	for _, a := range r.Topology.Unpaired {
 		lines = append(lines, unpairedLine(a))
 	}
+	lines = append(lines, spreadLines(r)...)
 	lines = append(lines, clusterLine(r.Verdict, r.Ceiling()))
 	if b := boundsLine(r); b != "" {
 		lines = append(lines, b)

@@ -1,9 +1,12 @@
 package dockerstats
 
 import (
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/docker/docker/api/types/container"
+	"github.com/docker/docker/api/types/network"
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/topology"
 )
 
@@ -47,6 +50,10 @@ func state(in container.InspectResponse) topology.State {
 
 // networkOf lists what reaches the container, in the order pairing tries
 // them: its name, compose service, network aliases, hostname, then IPs.
+// On each user-defined network Docker's DNS answers the name, service and
+// aliases, so each is an address of that network; the default bridge has
+// no DNS and gives only its IP. A container on no network keeps them
+// unscoped.
 func networkOf(in container.InspectResponse, name string) topology.Network {
 	n := topology.Network{Namespace: in.ID}
 	if in.HostConfig != nil {
@@ -56,31 +63,48 @@ func networkOf(in container.InspectResponse, name string) topology.Network {
 			n.Namespace = mode
 		}
 	}
-	add := func(host, via string) {
-		if host != "" {
-			n.Addresses = append(n.Addresses, topology.Address{Host: host, Via: via})
-		}
-	}
-	add(strings.ToLower(name), topology.ViaName)
-	add(strings.ToLower(in.Config.Labels[ComposeServiceLabel]), topology.ViaService)
-	var ips []string
+	var nets map[string]*network.EndpointSettings
 	if in.NetworkSettings != nil {
-		for _, ep := range in.NetworkSettings.Networks {
-			if ep == nil {
-				continue
-			}
-			for _, a := range ep.Aliases {
-				add(strings.ToLower(a), topology.ViaAlias)
-			}
-			ips = append(ips, ep.IPAddress, ep.GlobalIPv6Address)
+		nets = in.NetworkSettings.Networks
+	}
+	for _, net := range slices.Sorted(maps.Keys(nets)) {
+		if nets[net] != nil && net != "host" && net != "none" {
+			n.Networks = append(n.Networks, net)
 		}
 	}
-	add(strings.ToLower(in.Config.Hostname), topology.ViaHostname)
-	for _, ip := range ips {
-		add(ip, topology.ViaIP)
+	add := func(host, via, net string) {
+		if host != "" {
+			n.Addresses = append(n.Addresses, topology.Address{Host: strings.ToLower(host), Via: via, Network: net})
+		}
+	}
+	named := n.Networks
+	if len(named) == 0 {
+		named = []string{""}
+	}
+	named = slices.DeleteFunc(slices.Clone(named), func(net string) bool { return net == defaultBridge })
+	for _, net := range named {
+		add(name, topology.ViaName, net)
+	}
+	for _, net := range named {
+		add(in.Config.Labels[ComposeServiceLabel], topology.ViaService, net)
+	}
+	for _, net := range named {
+		if ep := nets[net]; ep != nil {
+			for _, a := range ep.Aliases {
+				add(a, topology.ViaAlias, net)
+			}
+		}
+	}
+	add(in.Config.Hostname, topology.ViaHostname, "")
+	for _, net := range n.Networks {
+		add(nets[net].IPAddress, topology.ViaIP, net)
+		add(nets[net].GlobalIPv6Address, topology.ViaIP, net)
 	}
 	return n
 }
+
+// defaultBridge is Docker's default network, which resolves no names.
+const defaultBridge = "bridge"
 
 // joinNamespaces resolves each "container:<x>" namespace to the ID of the
 // discovered container x names (its ID, name, or an ID prefix of 12 or

@@ -96,3 +96,18 @@ func TestFromInspectNetworks(t *testing.T) {
 		t.Errorf("runners %s, unpaired %+v", got, top.Unpaired)
 	}
 }
+
+// Names resolve per user-defined network; the default bridge gives only
+// its IP.
+func TestFromInspectNetworkScopes(t *testing.T) {
+	w, _ := FromInspect(inspected("id1", "w1", "p_default", "n8n-worker", "", []string{"n8n", "worker"}, nil,
+		map[string]*network.EndpointSettings{"p_default": {IPAddress: "172.18.0.5"}, "bridge": {IPAddress: "172.17.0.5"}, "edge": {Aliases: []string{"wk"}, IPAddress: "172.20.0.5"}}))
+	var addrs []string
+	for _, a := range w.Net.Addresses {
+		addrs = append(addrs, a.Via+"="+a.Host+"@"+a.Network)
+	}
+	want := "name=w1@edge,name=w1@p_default,service=n8n-worker@edge,service=n8n-worker@p_default,alias=wk@edge,ip=172.17.0.5@bridge,ip=172.20.0.5@edge,ip=172.18.0.5@p_default"
+	if got := strings.Join(addrs, ","); got != want || strings.Join(w.Net.Networks, ",") != "bridge,edge,p_default" {
+		t.Errorf("addresses\n%s\nwant\n%s\nnetworks %v", got, want, w.Net.Networks)
+	}
+}

@@ -37,6 +37,10 @@ const (
 	SourceDuration              = "n8n_exporter_source_duration_seconds"
 	InspectErrors               = "n8n_exporter_inspect_errors_total"
 	ContainerInfo               = "n8n_container_info"
+	RunnerPairing               = "n8n_runner_pairing"
+	ClusterRunnerCapacity       = "n8n_cluster_runner_capacity"
+	ClusterEffectiveRange       = "n8n_cluster_effective_concurrency_range"
+	ClusterCeilingRange         = "n8n_cluster_ceiling_range_executions_per_second"
 )
 
 // The bound analysis over every resource, slots and CPU alike
@@ -106,6 +110,7 @@ func Exporter() []string {
 		WorkerBottleneck, WorkerCeiling, WorkerTaskRequestTimeout, WorkerTaskRequestWait, WorkerTaskAcceptTimeout, WorkerShutdownTimeout, RunnerShutdownTimeout, WorkerRunnerState, ClusterEffectiveConcurrency, ClusterCeiling, ClusterWorkersWithoutRunner,
 		ServiceTime, ServiceTimeUsed, ContainerWorkingSet, ContainerRSS, ContainerMemoryLimit, ContainerOOMKilled,
 		ContainerOOMKills, ContainerRestarts, QueueJobs, QueuePoolJobs, SourceUp, SourceDuration, InspectErrors, ContainerInfo,
+		RunnerPairing, ClusterRunnerCapacity, ClusterEffectiveRange, ClusterCeilingRange,
 		ResourceDemand, ResourceServers, ResourceBackground, ResourceAlone, ResourceCeiling, ClusterBottleneck, ClusterExecutions, ExecutionsSource}
 }
 

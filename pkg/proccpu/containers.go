@@ -28,12 +28,23 @@ type Containers struct {
 // least one process, so an empty list, like a PID 0, means the processes
 // are outside the reader's PID namespace.
 func (c Containers) Procs(p topology.Process) ([]Proc, error) {
-	pids, err := c.PIDs.Procs(p.CgroupID(), p.CgroupParent)
+	pids, err := PIDsOf(c.PIDs, p)
+	if err != nil {
+		return nil, err
+	}
+	return c.Proc.Read(pids)
+}
+
+// PIDsOf lists container p's PIDs from its cgroup. A running container
+// holds at least one process, so an empty list, like a PID 0, is
+// ErrOtherNamespace.
+func PIDsOf(l PIDLister, p topology.Process) ([]int, error) {
+	pids, err := l.Procs(p.CgroupID(), p.CgroupParent)
 	if err != nil {
 		return nil, err
 	}
 	if len(pids) == 0 || slices.Contains(pids, 0) {
 		return nil, ErrOtherNamespace
 	}
-	return c.Proc.Read(pids)
+	return pids, nil
 }

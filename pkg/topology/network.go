@@ -1,6 +1,9 @@
 package topology
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // How a dialled address was matched to a process, as Attachment.Via says.
 const (
@@ -28,6 +31,10 @@ type Network struct {
 	// Scope is where the process resolves names from, matched against
 	// Address.Scope: the Kubernetes namespace. Docker leaves it empty.
 	Scope string
+	// Networks are the Docker networks the process is attached to, by
+	// name: an Address with a Network resolves only from a process that
+	// shares it.
+	Networks []string
 	// Addresses are the names and IPs that reach the process, in the
 	// order pairing tries them.
 	Addresses []Address
@@ -44,6 +51,11 @@ type Address struct {
 	// Ports maps a dialled port to the process's port, as a Kubernetes
 	// Service's port and targetPort do; nil = the same port.
 	Ports map[int]int
+	// Network is the Docker network the name or IP belongs to: only a
+	// process on that network resolves the name (Docker's embedded DNS
+	// answers per network); an IP is also reached from the host's
+	// network. "" = from everywhere.
+	Network string
 }
 
 // IP returns the first address that is an IP, or "".
@@ -71,7 +83,7 @@ func reaches(from Process, ep Endpoint, to Process, port int) (string, bool) {
 		return "", false
 	}
 	for _, a := range to.Net.Addresses {
-		if a.Host != ep.Host || (a.Scope != "" && a.Scope != from.Net.Scope) {
+		if a.Host != ep.Host || (a.Scope != "" && a.Scope != from.Net.Scope) || !a.resolvesFrom(from.Net) {
 			continue
 		}
 		if p, ok := a.target(ep.Port); ok && p == port {
@@ -79,6 +91,12 @@ func reaches(from Process, ep Endpoint, to Process, port int) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// resolvesFrom reports whether a process on n reaches the address: one
+// of a Docker network from that network, an IP also from the host's.
+func (a Address) resolvesFrom(n Network) bool {
+	return a.Network == "" || slices.Contains(n.Networks, a.Network) || a.Via == ViaIP && n.Host
 }
 
 // target is the process's port that dialling port lands on.

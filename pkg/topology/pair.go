@@ -26,6 +26,9 @@ type Topology struct {
 	// Target says what it reaches instead ("webhook n8n-webhook", or ""
 	// for nothing).
 	Unpaired []Attachment
+	// Spread are the runners whose broker URI reaches several mains or
+	// workers with nothing observed to tell which one serves them.
+	Spread []Spread
 }
 
 // WorkerNode is one main or worker and its runners: its internal runner
@@ -39,6 +42,9 @@ type WorkerNode struct {
 type Attachment struct {
 	Runner Process
 	Via    string // how the broker was reached: a Via… constant; "" when none was
+	// Pairing says what filed it: its own connection seen, or its broker
+	// URI reaching one broker; "" when it reached none.
+	Pairing Pairing
 	// Probe is the probe the runner dials in front of its broker ("" when
 	// none), ProbeRoute the label of that probe's route (PROBE_NAME; "" when
 	// unknown), and ProbeVia how its broker URI reached that probe.
@@ -127,7 +133,9 @@ func (t *Topology) node(id string) *WorkerNode {
 }
 
 // attach files runner r under the main or worker its broker URI reaches,
-// or as unpaired. A runner whose broker URI is unknown reaches nothing.
+// as spread over several, or as unpaired. An observed connection (of the
+// runner, or of the probe it dials) picks the broker among all. A runner
+// whose broker URI is unknown reaches nothing.
 func (t *Topology) attach(r Process, brokers []Process) {
 	if !r.Settings.Broker.Known() {
 		t.Unpaired = append(t.Unpaired, Attachment{Runner: r})
@@ -137,22 +145,46 @@ func (t *Topology) attach(r Process, brokers []Process) {
 	if p, route, via, ok := t.viaProbe(r); ok {
 		from, ep, a.Probe, a.ProbeRoute, a.ProbeVia = p, route.Upstream, p.Name, route.Name, via
 	}
-	for _, b := range brokers {
-		via, ok := reaches(from, ep, b, b.Settings.BrokerPort.Value)
-		if !ok || !b.Settings.BrokerPort.Known() {
-			continue
-		}
-		a.Via = via
-		if n := t.node(b.ID); n != nil {
-			a.Target = b.InstanceName()
-			n.Runners = append(n.Runners, a)
-			return
-		}
-		a.Target = string(b.Role) + " " + b.InstanceName()
-		t.Unpaired = append(t.Unpaired, a)
-		return
+	hits, pairing := reachedBrokers(from, ep, brokers), PairingName
+	if b, ok := observedBroker(from, brokers); ok {
+		hits, pairing = []hit{{b, viaOf(hits, b)}}, PairingObserved
 	}
-	t.Unpaired = append(t.Unpaired, a)
+	var nodes []hit
+	for _, h := range hits {
+		if t.node(h.broker.ID) != nil {
+			nodes = append(nodes, h)
+		}
+	}
+	switch {
+	case len(nodes) > 1:
+		a.Via, a.Pairing = nodes[0].via, PairingAmbiguous
+		s := Spread{Attachment: a}
+		for _, h := range nodes {
+			s.Candidates = append(s.Candidates, h.broker.ID)
+		}
+		t.Spread = append(t.Spread, s)
+	case len(nodes) == 1:
+		a.Via, a.Pairing, a.Target = nodes[0].via, pairing, nodes[0].broker.InstanceName()
+		n := t.node(nodes[0].broker.ID)
+		n.Runners = append(n.Runners, a)
+	case len(hits) > 0:
+		b := hits[0].broker
+		a.Via, a.Pairing, a.Target = hits[0].via, pairing, string(b.Role)+" "+b.InstanceName()
+		t.Unpaired = append(t.Unpaired, a)
+	default:
+		t.Unpaired = append(t.Unpaired, a)
+	}
+}
+
+// viaOf is how the dialled address reached b, or ViaIP when it did not
+// and only the observed connection did.
+func viaOf(hits []hit, b Process) string {
+	for _, h := range hits {
+		if h.broker.ID == b.ID {
+			return h.via
+		}
+	}
+	return ViaIP
 }
 
 // viaProbe finds the probe listener that r's broker URI dials.

@@ -25,6 +25,11 @@ type Process struct {
 	// (Kubernetes: the container status's containerID less its scheme).
 	// The container's cgroup is named for it.
 	RuntimeID string
+	// Peers are the remote ends of the process's established TCP
+	// connections, as the platform observed them in its network
+	// namespace's socket table; nil when nothing was observed. Pairing
+	// takes a broker's IP and port among them as the broker it dialled.
+	Peers []Endpoint
 	// Problems lists settings that were malformed or unreadable, naming
 	// the variable, never its value.
 	Problems []string

@@ -1,0 +1,59 @@
+package collector
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/capacity"
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/topology"
+)
+
+// spreadWorkerLine is a worker that spread runners may serve: its slots,
+// and the runners known to serve it.
+func spreadWorkerLine(w capacity.WorkerVerdict, node topology.WorkerNode) string {
+	known := "none known"
+	if len(node.Runners) > 0 {
+		known = runnerLimits(node.Runners) + " known"
+	}
+	return fmt.Sprintf("%s: %d slots, runners %s, and spread runners may serve it: which is not observed", hostName(node.Worker), w.Concurrency, known)
+}
+
+// spreadLines name each spread runner and its candidates, the range the
+// spread allows, and what would make the pairing exact.
+func spreadLines(r *Report) []string {
+	t := r.Topology
+	if len(t.Spread) == 0 {
+		return nil
+	}
+	names := map[string]string{}
+	for _, nodes := range t.Hosts() {
+		for _, w := range nodes {
+			names[w.Worker.ID] = w.Worker.InstanceName()
+		}
+	}
+	var lines []string
+	for _, s := range t.Spread {
+		var cands []string
+		for _, id := range s.Candidates {
+			cands = append(cands, names[id])
+		}
+		lines = append(lines, fmt.Sprintf("runner %s dials %s (by %s), which reaches %s: its %d slots serve one of them, which is not observed",
+			s.Runner.Name, s.Runner.Settings.Broker.Value, s.Via, strings.Join(cands, ", "), s.Runner.Settings.RunnerLimit.Value))
+	}
+	if v := r.Verdict; v != nil && v.Range != nil {
+		g := v.Range
+		line := fmt.Sprintf("with the spread runners placed any way: effective %d to %d", g.EffectiveLow, g.EffectiveHigh)
+		if v.HasCeiling() {
+			line += fmt.Sprintf(", slot ceiling %.1f/s to %.1f/s; the cluster's figures are the low ends, which hold whatever the spread", g.CeilingLow, g.CeilingHigh)
+		}
+		if !g.Exact {
+			line += " (bounds: too many placements to try each)"
+		}
+		lines = append(lines, line)
+	}
+	why := "the exporter reads no runner's connections here"
+	if r.PeersUnread != "" {
+		why = "the runners' connections were not read: " + r.PeersUnread
+	}
+	return append(lines, "to pair them exactly, "+why+"; give the exporter the host's PID namespace (pid: host in Compose, hostPID in Kubernetes) and EXPORTER_PROC_ROOT, or a broker URI of its own worker to each runner")
+}
