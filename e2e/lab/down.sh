@@ -37,6 +37,10 @@ if docker -H "$LAB_DOCKER_HOST" version >/dev/null 2>&1; then
   done
 fi
 rm -f "$run"/containers/*.id "$run"/installed.* "$run"/db.*
+if [ -f "$run/network.id" ]; then
+  docker -H "$LAB_DOCKER_HOST" network rm "$(cat "$run/network.id")" >/dev/null 2>&1 && echo "down: removed network $LAB_NET"
+  rm -f "$run/network.id"
+fi
 
 stop_pid redis "$run/redis.pid"
 [ "${LAB_KEEP_DOCKERD:-0}" = 1 ] || stop_pid dockerd "$run/dockerd.pid"

@@ -15,4 +15,9 @@ LAB_DOCKER_SOCK="$LAB_STATE/docker.sock"
 LAB_DOCKER_HOST="unix://$LAB_DOCKER_SOCK"
 LAB_IMAGE="n8n-ceiling-lab-base:1"
 LAB_LABEL="io.n8n-ceiling.lab"
-export LAB_DOCKER_SOCK LAB_DOCKER_HOST LAB_IMAGE LAB_LABEL
+# The bridge network of LAB_NETWORK=bridge, and its gateway: the host's
+# address on it.
+LAB_NET="n8n-lab-net"
+LAB_NET_SUBNET="10.213.7.0/24"
+LAB_NET_GATEWAY="10.213.7.1"
+export LAB_DOCKER_SOCK LAB_DOCKER_HOST LAB_IMAGE LAB_LABEL LAB_NET LAB_NET_SUBNET LAB_NET_GATEWAY

@@ -4,7 +4,7 @@
 set -euo pipefail
 . "$(dirname "$0")/env.sh"
 
-apt_pkgs=(redis-server postgresql docker.io docker-compose prometheus hey wrk chromium curl jq)
+apt_pkgs=(redis-server postgresql docker.io docker-compose prometheus hey wrk chromium curl jq iproute2 util-linux)
 missing=()
 for p in "${apt_pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -20,6 +20,8 @@ repo=$(cd "$here/../.." && pwd)
 : "${LAB_WINDOW:=30s}"
 : "${LAB_N8N_SAMPLE_INTERVAL:=5s}"
 : "${LAB_KEEP_COMPLETED:=1000}"
+: "${LAB_NETWORK:=host}"
+: "${LAB_RUNNER_TARGET:=own}"
 LAB_REDIS_PORT=6380
 LAB_MAIN_PORT=5678
 
@@ -43,6 +45,17 @@ esac
 case $LAB_PROCESS_CPU in
   process | thread) ;;
   *) die "LAB_PROCESS_CPU must be process or thread, got '$LAB_PROCESS_CPU'" ;;
+esac
+# Bridge: every n8n container joins the lab's own bridge network and
+# dials the others by name at n8n's default ports; the host's Redis and
+# PostgreSQL are reached through forwarders on the network's gateway.
+case $LAB_NETWORK in
+  host) [ "$LAB_RUNNER_TARGET" = own ] || die "LAB_RUNNER_TARGET=$LAB_RUNNER_TARGET needs LAB_NETWORK=bridge" ;;
+  bridge)
+    [ "$LAB_MODE" = queue ] || die "LAB_NETWORK=bridge runs queue mode only"
+    [ "$LAB_PROBE" = 1 ] && die "LAB_NETWORK=bridge runs no probe: the exporter's in-process probes listen on the host"
+    case $LAB_RUNNER_TARGET in own | shared) ;; *) die "LAB_RUNNER_TARGET must be own or shared, got '$LAB_RUNNER_TARGET'" ;; esac ;;
+  *) die "LAB_NETWORK must be host or bridge, got '$LAB_NETWORK'" ;;
 esac
 [[ "$LAB_WINDOW" =~ ^[1-9][0-9]*s$ ]] || die "LAB_WINDOW must be whole seconds such as 30s, got '$LAB_WINDOW'"
 [[ "$LAB_N8N_SAMPLE_INTERVAL" =~ ^[1-9][0-9]*s$ ]] || die "LAB_N8N_SAMPLE_INTERVAL must be whole seconds such as 5s, got '$LAB_N8N_SAMPLE_INTERVAL'"
@@ -131,6 +144,14 @@ export DOCKER_HOST
 DOCKER_HOST=$(bash "$here/dockerd.sh" 9>&-)
 dk() { docker "$@"; }
 
+# The host's services as the containers reach them.
+svc_host=127.0.0.1
+if [ "$LAB_NETWORK" = bridge ]; then
+  svc_host=$LAB_NET_GATEWAY
+  dk network inspect "$LAB_NET" >/dev/null 2>&1 ||
+    dk network create --driver bridge --subnet "$LAB_NET_SUBNET" --gateway "$LAB_NET_GATEWAY" "$LAB_NET" >"$run/network.id"
+fi
+
 # The binaries are rebuilt when another checkout built them last, or when a
 # Go file, go.mod, go.sum or a source folder (a file removed) is newer than
 # the last build. The exporter's hash is taken once per build.
@@ -145,18 +166,29 @@ if [ "$(cat "$built" 2>/dev/null)" != "$repo" ] || [ ! -f "$LAB_STATE/bin/export
   mv "$built.next" "$built"
 fi
 
+# forward NAME PORT: relays the gateway's PORT to the host's loopback.
+forward() {
+  alive "$run/forward-$1.pid" && return 0
+  "$LAB_STATE/bin/labctl" forward "$LAB_NET_GATEWAY:$2" "127.0.0.1:$2" >>"$LAB_STATE/forward.log" 2>&1 9>&- &
+  echo $! >"$run/forward-$1.pid"
+}
+if [ "$LAB_NETWORK" = bridge ]; then
+  forward redis "$LAB_REDIS_PORT"
+  forward postgres 5432
+fi
+
 # --- container specs ----------------------------------------------------------
 # PATH puts Node 24 first: n8n spawns an internal runner as `node`.
 common_env() {
   cat <<EOF
 DB_TYPE=postgresdb
-DB_POSTGRESDB_HOST=127.0.0.1
+DB_POSTGRESDB_HOST=$svc_host
 DB_POSTGRESDB_PORT=5432
 DB_POSTGRESDB_DATABASE=$LAB_DB
 DB_POSTGRESDB_USER=n8n
 DB_POSTGRESDB_PASSWORD=$DB_POSTGRESDB_PASSWORD
 EXECUTIONS_MODE=queue
-QUEUE_BULL_REDIS_HOST=127.0.0.1
+QUEUE_BULL_REDIS_HOST=$svc_host
 QUEUE_BULL_REDIS_PORT=$LAB_REDIS_PORT
 N8N_ENCRYPTION_KEY=$N8N_ENCRYPTION_KEY
 N8N_RUNNERS_MODE=$LAB_RUNNER_MODE
@@ -233,7 +265,7 @@ ensure() {
   local args=(); while [ "$1" != -- ]; do args+=("$1"); shift; done; shift
   dk rm -f "$name" >/dev/null 2>&1 || true
   log "starting $name"
-  dk run -d --name "$name" --network host --label "$LAB_LABEL=1" --label "io.n8n-ceiling.role=$role" \
+  dk run -d --name "$name" --label "$LAB_LABEL=1" --label "io.n8n-ceiling.role=$role" \
     --label "io.n8n-ceiling.spec=${want_spec[$name]}" --env-file "$envf" "${mounts[@]}" "${args[@]}" \
     "$LAB_IMAGE" "$@" >"$run/containers/$name.id"
 }
@@ -260,6 +292,11 @@ umask 077
 chmod 700 "$envdir"
 find "$envdir" -maxdepth 1 -name '*.env' -exec chmod 600 {} +
 
+# net_host: a container's network; on the bridge, main's port published on
+# the host's loopback as on the host network.
+net_host=(--network host)
+[ "$LAB_NETWORK" = bridge ] && net_host=(--network "$LAB_NET" -p "127.0.0.1:$LAB_MAIN_PORT:$LAB_MAIN_PORT")
+
 # main
 common_env >"$envdir/main.env"
 printf 'N8N_PORT=%s\nN8N_RUNNERS_BROKER_PORT=5679\n' "$LAB_MAIN_PORT" >>"$envdir/main.env"
@@ -270,7 +307,7 @@ printf 'N8N_PORT=%s\nN8N_RUNNERS_BROKER_PORT=5679\n' "$LAB_MAIN_PORT" >>"$envdir
 mkdir -p "$LAB_HOME/main"
 # The workflows' hash is part of main's spec: a changed workflow re-imports.
 wf_hash=$(cat "$here"/workflows/*.json | sha256sum | cut -c1-16)
-main_args=(-v "$LAB_HOME/main:/data" --label "io.n8n-ceiling.workflows=$wf_hash" -- "$node_bin" "$n8n_bin" start)
+main_args=("${net_host[@]}" -v "$LAB_HOME/main:/data" --label "io.n8n-ceiling.workflows=$wf_hash" -- "$node_bin" "$n8n_bin" start)
 spec n8n-lab-main "$envdir/main.env" "${main_args[@]}"
 # import_workflows: imports and publishes the lab workflows. The import runs
 # with the queue env in both modes, because n8n honours the files'
@@ -309,12 +346,25 @@ workflows_active() {
 # on 5689+10(n-1). Their specs come first: a worker about to change drains
 # the queue before main changes too.
 # worker_argv N: sets wargv to worker N's docker arguments and command.
-worker_argv() { wargv=(-v "$LAB_HOME/worker-$1:/data" -- "$node_bin" "$n8n_bin" worker "--concurrency=$LAB_WORKER_CONCURRENCY"); }
+# On the bridge each worker serves n8n's default ports on its own IP,
+# published on the host's loopback at the host network's ports, and with
+# LAB_RUNNER_TARGET=shared carries the alias n8n-worker, which Docker's DNS
+# spreads over them as compose --scale does.
+worker_argv() {
+  local off=$(( ($1 - 1) * 10 )) net=(--network host)
+  if [ "$LAB_NETWORK" = bridge ]; then
+    net=(--network "$LAB_NET" -p "127.0.0.1:$((5688 + off)):5678" -p "127.0.0.1:$((5689 + off)):5679")
+    [ "$LAB_RUNNER_TARGET" = shared ] && net+=(--network-alias n8n-worker)
+  fi
+  wargv=("${net[@]}" -v "$LAB_HOME/worker-$1:/data" -- "$node_bin" "$n8n_bin" worker "--concurrency=$LAB_WORKER_CONCURRENCY")
+}
 for n in $(seq 1 "$LAB_WORKERS"); do
   off=$(( (n - 1) * 10 ))
   common_env >"$envdir/worker-$n.env"
-  printf 'QUEUE_HEALTH_CHECK_ACTIVE=true\nQUEUE_HEALTH_CHECK_PORT=%s\nN8N_RUNNERS_BROKER_PORT=%s\nN8N_RUNNERS_BROKER_LISTEN_ADDRESS=127.0.0.1\nN8N_RUNNERS_TASK_REQUEST_TIMEOUT=%s\n' \
-    $((5688 + off)) $((5689 + off)) "$LAB_TASK_REQUEST_TIMEOUT" >>"$envdir/worker-$n.env"
+  health=$((5688 + off)) broker=$((5689 + off)) listen=127.0.0.1
+  [ "$LAB_NETWORK" = bridge ] && health=5678 broker=5679 listen=0.0.0.0
+  printf 'QUEUE_HEALTH_CHECK_ACTIVE=true\nQUEUE_HEALTH_CHECK_PORT=%s\nN8N_RUNNERS_BROKER_PORT=%s\nN8N_RUNNERS_BROKER_LISTEN_ADDRESS=%s\nN8N_RUNNERS_TASK_REQUEST_TIMEOUT=%s\n' \
+    "$health" "$broker" "$listen" "$LAB_TASK_REQUEST_TIMEOUT" >>"$envdir/worker-$n.env"
   mkdir -p "$LAB_HOME/worker-$n"
   worker_argv "$n"
   spec "n8n-lab-worker-$n" "$envdir/worker-$n.env" "${wargv[@]}"
@@ -362,6 +412,10 @@ done
 # exporter.
 runner_broker="http://127.0.0.1:5689"
 [ "$LAB_MODE" = single ] && runner_broker="http://127.0.0.1:5679"
+if [ "$LAB_NETWORK" = bridge ]; then
+  runner_broker="http://n8n-lab-worker-1:5679"
+  [ "$LAB_RUNNER_TARGET" = shared ] && runner_broker="http://n8n-worker:5679"
+fi
 probe_listen=() probe_upstream=() probe_name=()
 i=0
 for limit in "${runner_limits[@]}"; do
@@ -403,8 +457,10 @@ fi
 
 mem=()
 [ -n "$LAB_RUNNER_MEMORY" ] && mem=(--memory "$LAB_RUNNER_MEMORY" --memory-swap "$LAB_RUNNER_MEMORY")
+runner_net=(--network host)
+[ "$LAB_NETWORK" = bridge ] && runner_net=(--network "$LAB_NET")
 for i in $(seq 1 "${#runner_limits[@]}"); do
-  ensure "n8n-lab-runner-1-$i" runner "$envdir/runner-1-$i.env" "${mem[@]}" -- \
+  ensure "n8n-lab-runner-1-$i" runner "$envdir/runner-1-$i.env" "${runner_net[@]}" "${mem[@]}" -- \
     /bin/sh /opt/lab/runner-loop.sh /opt/n8n/node_modules/@n8n/task-runner/dist/start.js
 done
 

@@ -4,6 +4,7 @@
 //	labctl wait-http URL [timeout]      GET until HTTP 200
 //	labctl drive URL VUS SECONDS SLEEP_MS  a short closed-loop burst; prints req/s
 //	labctl check-private STATE          the secret-bearing files are owner-only
+//	labctl forward LISTEN TARGET        relay TCP from LISTEN to TARGET until SIGTERM
 package main
 
 import (
@@ -11,7 +12,9 @@ import (
 	"fmt"
 	"net/http"
 	"os"
+	"os/signal"
 	"strconv"
+	"syscall"
 	"time"
 
 	"github.com/n8n-ceiling/n8n-ceiling/e2e/lab"
@@ -24,6 +27,15 @@ func main() {
 	}
 	if os.Args[1] == "drive" {
 		os.Exit(drive(os.Args[2:]))
+	}
+	if os.Args[1] == "forward" && len(os.Args) == 4 {
+		ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
+		defer stop()
+		if err := lab.Forward(ctx, os.Args[2], os.Args[3]); err != nil {
+			fmt.Fprintf(os.Stderr, "labctl: forward: %v\n", err)
+			os.Exit(1)
+		}
+		return
 	}
 	if os.Args[1] == "check-private" {
 		if err := lab.CheckPrivate(os.Args[2]); err != nil {
