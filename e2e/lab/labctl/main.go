@@ -29,13 +29,7 @@ func main() {
 		os.Exit(drive(os.Args[2:]))
 	}
 	if os.Args[1] == "forward" && len(os.Args) == 4 {
-		ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
-		defer stop()
-		if err := lab.Forward(ctx, os.Args[2], os.Args[3]); err != nil {
-			fmt.Fprintf(os.Stderr, "labctl: forward: %v\n", err)
-			os.Exit(1)
-		}
-		return
+		os.Exit(forward(os.Args[2], os.Args[3]))
 	}
 	if os.Args[1] == "check-private" {
 		if err := lab.CheckPrivate(os.Args[2]); err != nil {
@@ -96,6 +90,17 @@ func drive(args []string) int {
 		fmt.Printf("  failure: %v\n", err)
 	}
 	if res.Failed > 0 {
+		return 1
+	}
+	return 0
+}
+
+// forward relays listen to target until SIGTERM or an interrupt.
+func forward(listen, target string) int {
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
+	defer stop()
+	if err := lab.Forward(ctx, listen, target); err != nil {
+		fmt.Fprintf(os.Stderr, "labctl: forward: %v\n", err)
 		return 1
 	}
 	return 0
