@@ -144,10 +144,10 @@ export DOCKER_HOST
 DOCKER_HOST=$(bash "$here/dockerd.sh" 9>&-)
 dk() { docker "$@"; }
 
-# The host's services as the containers reach them.
-svc_host=127.0.0.1
+# The containers' network, and the host's services as they reach them.
+net=(--network host) svc_host=127.0.0.1
 if [ "$LAB_NETWORK" = bridge ]; then
-  svc_host=$LAB_NET_GATEWAY
+  net=(--network "$LAB_NET") svc_host=$LAB_NET_GATEWAY
   dk network inspect "$LAB_NET" >/dev/null 2>&1 ||
     dk network create --driver bridge --subnet "$LAB_NET_SUBNET" --gateway "$LAB_NET_GATEWAY" "$LAB_NET" >"$run/network.id"
 fi
@@ -292,10 +292,10 @@ umask 077
 chmod 700 "$envdir"
 find "$envdir" -maxdepth 1 -name '*.env' -exec chmod 600 {} +
 
-# net_host: a container's network; on the bridge, main's port published on
-# the host's loopback as on the host network.
-net_host=(--network host)
-[ "$LAB_NETWORK" = bridge ] && net_host=(--network "$LAB_NET" -p "127.0.0.1:$LAB_MAIN_PORT:$LAB_MAIN_PORT")
+# main_net: on the bridge, main's port is published on the host's loopback
+# as on the host network.
+main_net=("${net[@]}")
+[ "$LAB_NETWORK" = bridge ] && main_net+=(-p "127.0.0.1:$LAB_MAIN_PORT:$LAB_MAIN_PORT")
 
 # main
 common_env >"$envdir/main.env"
@@ -307,7 +307,7 @@ printf 'N8N_PORT=%s\nN8N_RUNNERS_BROKER_PORT=5679\n' "$LAB_MAIN_PORT" >>"$envdir
 mkdir -p "$LAB_HOME/main"
 # The workflows' hash is part of main's spec: a changed workflow re-imports.
 wf_hash=$(cat "$here"/workflows/*.json | sha256sum | cut -c1-16)
-main_args=("${net_host[@]}" -v "$LAB_HOME/main:/data" --label "io.n8n-ceiling.workflows=$wf_hash" -- "$node_bin" "$n8n_bin" start)
+main_args=("${main_net[@]}" -v "$LAB_HOME/main:/data" --label "io.n8n-ceiling.workflows=$wf_hash" -- "$node_bin" "$n8n_bin" start)
 spec n8n-lab-main "$envdir/main.env" "${main_args[@]}"
 # import_workflows: imports and publishes the lab workflows. The import runs
 # with the queue env in both modes, because n8n honours the files'
@@ -351,12 +351,12 @@ workflows_active() {
 # LAB_RUNNER_TARGET=shared carries the alias n8n-worker, which Docker's DNS
 # spreads over them as compose --scale does.
 worker_argv() {
-  local off=$(( ($1 - 1) * 10 )) net=(--network host)
+  local off=$(( ($1 - 1) * 10 )) wnet=("${net[@]}")
   if [ "$LAB_NETWORK" = bridge ]; then
-    net=(--network "$LAB_NET" -p "127.0.0.1:$((5688 + off)):5678" -p "127.0.0.1:$((5689 + off)):5679")
-    [ "$LAB_RUNNER_TARGET" = shared ] && net+=(--network-alias n8n-worker)
+    wnet+=(-p "127.0.0.1:$((5688 + off)):5678" -p "127.0.0.1:$((5689 + off)):5679")
+    [ "$LAB_RUNNER_TARGET" = shared ] && wnet+=(--network-alias n8n-worker)
   fi
-  wargv=("${net[@]}" -v "$LAB_HOME/worker-$1:/data" -- "$node_bin" "$n8n_bin" worker "--concurrency=$LAB_WORKER_CONCURRENCY")
+  wargv=("${wnet[@]}" -v "$LAB_HOME/worker-$1:/data" -- "$node_bin" "$n8n_bin" worker "--concurrency=$LAB_WORKER_CONCURRENCY")
 }
 for n in $(seq 1 "$LAB_WORKERS"); do
   off=$(( (n - 1) * 10 ))
@@ -457,10 +457,8 @@ fi
 
 mem=()
 [ -n "$LAB_RUNNER_MEMORY" ] && mem=(--memory "$LAB_RUNNER_MEMORY" --memory-swap "$LAB_RUNNER_MEMORY")
-runner_net=(--network host)
-[ "$LAB_NETWORK" = bridge ] && runner_net=(--network "$LAB_NET")
 for i in $(seq 1 "${#runner_limits[@]}"); do
-  ensure "n8n-lab-runner-1-$i" runner "$envdir/runner-1-$i.env" "${runner_net[@]}" "${mem[@]}" -- \
+  ensure "n8n-lab-runner-1-$i" runner "$envdir/runner-1-$i.env" "${net[@]}" "${mem[@]}" -- \
     /bin/sh /opt/lab/runner-loop.sh /opt/n8n/node_modules/@n8n/task-runner/dist/start.js
 done
 

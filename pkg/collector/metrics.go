@@ -149,10 +149,8 @@ func emitTopology(r *Report, ch chan<- prometheus.Metric) {
 // emitPairing publishes how each external runner of a main or worker was
 // paired, and each candidate of a spread one.
 func emitPairing(t topology.Topology, ch chan<- prometheus.Metric) {
-	names := map[string]string{}
 	for _, nodes := range t.Hosts() {
 		for _, w := range nodes {
-			names[w.Worker.ID] = w.Worker.InstanceName()
 			for _, a := range w.Runners {
 				if a.Pairing != "" {
 					gauge(ch, runnerPairing, 1, a.Runner.Name, w.Worker.InstanceName(), string(a.Pairing))
@@ -161,8 +159,8 @@ func emitPairing(t topology.Topology, ch chan<- prometheus.Metric) {
 		}
 	}
 	for _, s := range t.Spread {
-		for _, id := range s.Candidates {
-			gauge(ch, runnerPairing, 1, s.Runner.Name, names[id], string(s.Pairing))
+		for _, c := range s.Candidates {
+			gauge(ch, runnerPairing, 1, s.Runner.Name, c.InstanceName(), string(s.Pairing))
 		}
 	}
 }

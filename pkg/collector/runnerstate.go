@@ -42,19 +42,9 @@ type WorkerRunners struct {
 // the measured wait. Run it after measureTaskWait.
 func (c *Collector) judgeRunners(r *Report) {
 	routes := c.routes()
-	spread := map[string]bool{}
-	for _, s := range r.Topology.Spread {
-		for _, id := range s.Candidates {
-			spread[id] = true
-		}
-	}
 	for _, w := range r.Topology.Workers {
 		probes, covered := routesOf(w, routes)
-		s := runnerState(w, probes, covered, r.Wait)
-		if s.State == RunnerNone && len(w.Runners) == 0 && spread[w.Worker.ID] {
-			s.State, s.Why = RunnerAmbiguous, "no runner is known to serve it, and runners whose broker URI reaches several workers may"
-		}
-		r.Runners = append(r.Runners, s)
+		r.Runners = append(r.Runners, runnerState(w, r.Topology.SpreadOver(w.Worker.ID), probes, covered, r.Wait))
 	}
 }
 
@@ -80,13 +70,14 @@ func routesOf(w topology.WorkerNode, routes []routeStats) ([]brokerprobe.Stats, 
 	return out, all
 }
 
-// runnerState judges one worker. Without a runner in the topology, or
-// with probes in front of all its runners and no connection through them,
-// it has none. A probed runner silent while it holds work is unresponsive
+// runnerState judges one worker. Without a runner in the topology it has
+// none, unless spread runners may serve it (spread): then it is
+// ambiguous. With probes in front of all its runners and no connection
+// through them, it has none. A probed runner silent while it holds work is unresponsive
 // (brokerprobe.ConnInfo.Unresponsive). Requests that wait while every
 // probed slot is busy, or, unprobed, while the jobs held pass the runner
 // capacity, mean it is at capacity.
-func runnerState(w topology.WorkerNode, probes []brokerprobe.Stats, covered bool, wait *TaskWait) WorkerRunners {
+func runnerState(w topology.WorkerNode, spread bool, probes []brokerprobe.Stats, covered bool, wait *TaskWait) WorkerRunners {
 	out := WorkerRunners{Worker: w.Worker.InstanceName(), State: RunnerOK, AcceptTimeout: w.Worker.Settings.TaskAcceptTimeout}
 	var conns, running, limit, silent int
 	for _, s := range probes {
@@ -100,6 +91,8 @@ func runnerState(w topology.WorkerNode, probes []brokerprobe.Stats, covered bool
 	}
 	waiting := wait != nil && wait.Time > 0
 	switch {
+	case len(w.Runners) == 0 && spread:
+		out.State, out.Why = RunnerAmbiguous, "no runner is known to serve it, and runners whose broker URI reaches several workers may"
 	case len(w.Runners) == 0:
 		out.State, out.Why = RunnerNone, "no runner reaches its broker"
 	case covered && conns == 0:

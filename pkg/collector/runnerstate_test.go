@@ -46,10 +46,18 @@ func TestRunnerStateJudgesEachCause(t *testing.T) {
 		{"partly probed, the probe sees no connection", bare, []brokerprobe.Stats{{}}, false, nil, RunnerOK},
 		{"partly probed, the probed one frozen", bare, []brokerprobe.Stats{frozen}, false, nil, RunnerUnresponsive},
 	} {
-		got := runnerState(c.w, c.probes, c.covered, c.wait)
+		got := runnerState(c.w, false, c.probes, c.covered, c.wait)
 		if got.State != c.want || got.Worker != "w1" || (got.State == RunnerOK) != (got.Why == "") {
 			t.Errorf("%s: %+v, want %s", c.name, got, c.want)
 		}
+	}
+	// Spread runners may serve it: with none known it is ambiguous; a
+	// known runner is judged as before.
+	if got := runnerState(none, true, nil, true, wait); got.State != RunnerAmbiguous {
+		t.Errorf("spread, none known: %s, want ambiguous", got.State)
+	}
+	if got := runnerState(bare, true, nil, false, wait); got.State != RunnerAtCapacity {
+		t.Errorf("spread, one known, requests wait: %s, want at_capacity", got.State)
 	}
 }
 

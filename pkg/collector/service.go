@@ -197,8 +197,8 @@ func modelSpread(s topology.Spread, index map[string]int) (capacity.SpreadRunner
 		return capacity.SpreadRunner{}, fmt.Errorf("runner %s: limit unknown (%s)", s.Runner.Name, limit.Unknown)
 	}
 	sr := capacity.SpreadRunner{Name: s.Runner.Name, Limit: limit.Value}
-	for _, id := range s.Candidates {
-		if i, ok := index[id]; ok {
+	for _, c := range s.Candidates {
+		if i, ok := index[c.ID]; ok {
 			sr.Candidates = append(sr.Candidates, i)
 		} else {
 			sr.Elsewhere = true

@@ -25,17 +25,11 @@ func spreadLines(r *Report) []string {
 	if len(t.Spread) == 0 {
 		return nil
 	}
-	names := map[string]string{}
-	for _, nodes := range t.Hosts() {
-		for _, w := range nodes {
-			names[w.Worker.ID] = w.Worker.InstanceName()
-		}
-	}
 	var lines []string
 	for _, s := range t.Spread {
 		var cands []string
-		for _, id := range s.Candidates {
-			cands = append(cands, names[id])
+		for _, c := range s.Candidates {
+			cands = append(cands, c.InstanceName())
 		}
 		lines = append(lines, fmt.Sprintf("runner %s dials %s (by %s), which reaches %s: its %d slots serve one of them, which is not observed",
 			s.Runner.Name, s.Runner.Settings.Broker.Value, s.Via, strings.Join(cands, ", "), s.Runner.Settings.RunnerLimit.Value))

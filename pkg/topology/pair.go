@@ -160,7 +160,7 @@ func (t *Topology) attach(r Process, brokers []Process) {
 		a.Via, a.Pairing = nodes[0].via, PairingAmbiguous
 		s := Spread{Attachment: a}
 		for _, h := range nodes {
-			s.Candidates = append(s.Candidates, h.broker.ID)
+			s.Candidates = append(s.Candidates, h.broker)
 		}
 		t.Spread = append(t.Spread, s)
 	case len(nodes) == 1:

@@ -20,9 +20,22 @@ const (
 // it may serve.
 type Spread struct {
 	Attachment
-	// Candidates are the IDs of the mains and workers its broker URI
-	// reaches, sorted by name.
-	Candidates []string
+	// Candidates are the mains and workers its broker URI reaches,
+	// sorted by name.
+	Candidates []Process
+}
+
+// SpreadOver reports whether a spread runner may serve the main or worker
+// with id.
+func (t Topology) SpreadOver(id string) bool {
+	for _, s := range t.Spread {
+		for _, c := range s.Candidates {
+			if c.ID == id {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // hit is a broker that a dialled address reaches, and how.

@@ -37,11 +37,14 @@ func TestScaledServiceIsAmbiguous(t *testing.T) {
 		t.Fatalf("spread %d runners, want 3: %+v", len(top.Spread), top)
 	}
 	for _, s := range top.Spread {
-		if s.Pairing != PairingAmbiguous || s.Via != ViaService || len(s.Candidates) != 3 || s.Candidates[0] != "s-n8n-worker-1-id" {
+		if s.Pairing != PairingAmbiguous || s.Via != ViaService || len(s.Candidates) != 3 || s.Candidates[0].ID != "s-n8n-worker-1-id" {
 			t.Errorf("%s: pairing %s via %s candidates %v", s.Runner.Name, s.Pairing, s.Via, s.Candidates)
 		}
 	}
 	for _, w := range top.Workers {
+		if !top.SpreadOver(w.Worker.ID) {
+			t.Errorf("%s is no spread runner's candidate", w.Worker.Name)
+		}
 		if len(w.Runners) != 0 {
 			t.Errorf("%s got runners on a guess: %+v", w.Worker.Name, w.Runners)
 		}
