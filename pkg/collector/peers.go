@@ -21,12 +21,15 @@ const (
 
 // observePeers fills in the peers of every running runner, launcher and
 // probe, the processes whose connections say which broker they dialled.
-// It returns why they were not read, "" when they were or none runs.
+// One on the host's network is left out: its socket table is the whole
+// host's, and on Docker, whose DNS answers it no name, its broker URI
+// reaches by loopback or IP, one broker each. It returns why they were not
+// read, "" when they were or none needed reading.
 func (c *Collector) observePeers(ps []topology.Process) string {
 	why := ""
 	for i := range ps {
 		p := &ps[i]
-		if !p.State.Running || !p.Role.RunsTasks() && p.Role != topology.RoleProbe {
+		if !p.State.Running || p.Net.Host || !p.Role.RunsTasks() && p.Role != topology.RoleProbe {
 			continue
 		}
 		if c.cfg.Peers == nil {

@@ -114,3 +114,23 @@ n8n_worker_runner_capacity{worker="s-n8n-worker-2"} 8
 		t.Errorf("%d pairing series, want one per runner", n)
 	}
 }
+
+// readCount counts the processes whose peers were read.
+type readCount []string
+
+func (r *readCount) Peers(p topology.Process) ([]topology.Endpoint, error) {
+	*r = append(*r, p.Name)
+	return nil, nil
+}
+
+// Only running runners, launchers and probes off the host's network are
+// read: a host-network runner's table is the host's whole.
+func TestObservePeersReadsWhatCanTell(t *testing.T) {
+	ps := scaledStack()
+	ps[2].Net.Host = true       // s-n8n-runner-1
+	ps[3].State.Running = false // s-n8n-runner-2
+	var read readCount
+	if why := New(Config{Peers: &read}).observePeers(ps); why != "" || strings.Join(read, ",") != "s-n8n-runner-3" {
+		t.Errorf("read %v (%q), want s-n8n-runner-3 alone", read, why)
+	}
+}
