@@ -40,7 +40,7 @@ func (c *Collector) observeLimits(r *Report) {
 	}
 	for i := range r.Processes {
 		if n, ok := limits[r.Processes[i].ID]; ok {
-			r.Processes[i].Settings.RunnerLimit = observedLimit(n)
+			r.Processes[i].Settings.SetRunnerLimit(observedLimit(n))
 		}
 	}
 	r.Topology = c.pair(r.Processes)

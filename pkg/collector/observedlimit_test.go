@@ -51,12 +51,12 @@ func TestObserveLimits(t *testing.T) {
 // the worker's concurrency its flag, and a hidden one its reason.
 func TestLandingSettingSources(t *testing.T) {
 	r1 := labRunner(t, "fx-runner-1-1", "http://127.0.0.1:5711", 0)
-	r1.Settings.RunnerLimit = observedLimit(4)
+	r1.Settings.SetRunnerLimit(observedLimit(4))
 	w := fixtureProcess(t, "inspect-lab-worker-1.json")
 	w.Settings.TaskRequestTimeout = topology.Setting[int]{Unknown: "N8N_RUNNERS_TASK_REQUEST_TIMEOUT: may come from Secret n8n/env", Var: "N8N_RUNNERS_TASK_REQUEST_TIMEOUT"}
 	rows := settingRows(&Report{Processes: []topology.Process{r1, w}})
 	want := map[settingRow]bool{
-		{Name: "fx-runner-1-1", Var: "N8N_RUNNERS_MAX_CONCURRENCY", Value: "4", From: "observed"}:                       true,
+		{Name: "fx-runner-1-1", Var: "N8N_RUNNERS_MAX_CONCURRENCY (javascript)", Value: "4", From: "observed"}:          true,
 		{Name: w.Name, Var: "N8N_RUNNERS_TASK_REQUEST_TIMEOUT", Value: "unknown", From: "may come from Secret n8n/env"}: true,
 		{Name: w.Name, Var: topology.ConcurrencyFlag, Value: strconv.Itoa(w.Settings.Concurrency.Value), From: "flag"}:  true,
 	}

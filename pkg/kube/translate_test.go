@@ -94,6 +94,7 @@ func TestTranslate(t *testing.T) {
 		cms: append(communityConfigMaps(ns), configMap(ns, "runner-uri", map[string]string{"N8N_RUNNERS_TASK_BROKER_URI": "http://localhost:5679"})),
 		want: []string{"worker n8n/a conc 8 | n8n/a/n8n-task-runners limit unknown via netns",
 			"problem n8n/a/n8n-task-runners: N8N_RUNNERS_MAX_CONCURRENCY cannot be read (may come from Secret n8n/runner-env)",
+			"problem n8n/a/n8n-task-runners: N8N_RUNNERS_AUTO_SHUTDOWN_TIMEOUT cannot be read (may come from Secret n8n/runner-env)",
 			"problem n8n/a/n8n-task-runners: N8N_RUNNERS_GRACEFUL_SHUTDOWN_TIMEOUT cannot be read (may come from Secret n8n/runner-env)",
 			"problem n8n/a/n8n-worker: QUEUE_WORKER_TIMEOUT cannot be read (may come from Secret n8n/n8n-encryption-key-secret-v2)",
 			"problem n8n/a/n8n-worker: N8N_RUNNERS_TASK_REQUEST_TIMEOUT cannot be read (may come from Secret n8n/n8n-encryption-key-secret-v2)",

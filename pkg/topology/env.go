@@ -16,6 +16,8 @@ var whitelist = map[string]bool{
 	"N8N_GRACEFUL_SHUTDOWN_TIMEOUT":            true,
 	"QUEUE_WORKER_TIMEOUT":                     true,
 	"N8N_RUNNERS_GRACEFUL_SHUTDOWN_TIMEOUT":    true,
+	"N8N_RUNNERS_AUTO_SHUTDOWN_TIMEOUT":        true,
+	"N8N_RUNNERS_CONFIG_PATH":                  true,
 	"EXECUTIONS_MODE":                          true,
 	"N8N_WORKER_POOLS_ENABLED":                 true,
 	"N8N_WORKER_POOL_NAME":                     true,

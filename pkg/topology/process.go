@@ -69,7 +69,7 @@ func NewProcess(spec Spec) (p Process, ok bool) {
 	if role == RoleNone {
 		return Process{}, false
 	}
-	r := &reader{env: spec.Env, problems: slices.Clone(spec.Env.problems)}
+	r := &reader{env: spec.Env, config: spec.RunnersConfig, problems: slices.Clone(spec.Env.problems)}
 	return Process{Role: role, Settings: r.settings(role, spec.Argv), Problems: r.problems}, true
 }
 

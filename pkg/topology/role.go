@@ -31,6 +31,9 @@ type Spec struct {
 	Argv  []string // Docker: inspect's Path then Args; Kubernetes: command then args
 	Image string   // e.g. "n8nio/n8n:2.23.2"
 	Env   Env
+	// RunnersConfig is a launcher's config file, where the platform could
+	// read it; nil assumes the runners image's own.
+	RunnersConfig *RunnersConfig
 }
 
 // Classify returns the process's role from its argv, image and the names

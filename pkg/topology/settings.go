@@ -2,6 +2,7 @@ package topology
 
 import (
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -64,7 +65,10 @@ type Settings struct {
 	Concurrency Setting[int]
 	// RunnerLimit is N8N_RUNNERS_MAX_CONCURRENCY of a runner or launcher,
 	// or of a main's or worker's internal runner.
-	RunnerLimit   Setting[int]
+	RunnerLimit Setting[int]
+	// TaskPools are a runner's or launcher's runners, one per task type
+	// (a launcher's JavaScript one gives RunnerLimit).
+	TaskPools     []TaskPool
 	RunnersMode   Setting[RunnersMode]    // main, worker: N8N_RUNNERS_MODE
 	Executions    Setting[ExecutionsMode] // main: EXECUTIONS_MODE
 	OffloadManual Setting[bool]           // queue-mode main: OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS
@@ -103,6 +107,7 @@ type Settings struct {
 // the variable but never its value.
 type reader struct {
 	env      Env
+	config   *RunnersConfig // a launcher's config file; nil when not read
 	problems []string
 }
 
@@ -113,7 +118,7 @@ func (r *reader) settings(role Role, argv []string) Settings {
 		s.Concurrency = r.workerConcurrency(argv)
 		s.Pool = r.workerPool()
 	case role.RunsTasks():
-		s.RunnerLimit = r.positiveInt("N8N_RUNNERS_MAX_CONCURRENCY", DefaultRunnerLimit)
+		r.runnerPools(role, argv, &s)
 		s.Broker = r.brokerURI()
 		s.ShutdownTimeout = r.seconds("N8N_RUNNERS_GRACEFUL_SHUTDOWN_TIMEOUT", DefaultShutdownTimeout)
 	case role == RoleProbe:
@@ -141,7 +146,12 @@ func (r *reader) settings(role Role, argv []string) Settings {
 	return s
 }
 
-func (r *reader) problem(p string) { r.problems = append(r.problems, p) }
+// problem records p once: a launcher reads one variable for each type.
+func (r *reader) problem(p string) {
+	if !slices.Contains(r.problems, p) {
+		r.problems = append(r.problems, p)
+	}
+}
 
 // poolName is the N8N_WORKER_POOL_NAME n8n accepts; any other value
 // falls back to "", the default queue.

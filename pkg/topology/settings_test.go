@@ -133,9 +133,9 @@ func TestUnknownSettings(t *testing.T) {
 	if l.RunnerLimit.Known() || l.Broker.Known() || p.Routes.Known() || !w.BrokerPort.Known() || w.BrokerPort.Value != DefaultBrokerPort {
 		t.Errorf("launcher %+v probe %+v worker %+v", l, p, w)
 	}
-	// The worker's internal runner (N8N_RUNNERS_MODE unset) takes the
-	// unreadable limit too.
-	if len(r.problems) != 5 || r.problems[0] != "N8N_CONCURRENCY_PRODUCTION_LIMIT cannot be read (from Secret n8n/worker-env)" ||
+	// The worker's internal runner (N8N_RUNNERS_MODE unset) and both of
+	// the launcher's runners take the unreadable limit too: one problem.
+	if len(r.problems) != 4 || r.problems[0] != "N8N_CONCURRENCY_PRODUCTION_LIMIT cannot be read (from Secret n8n/worker-env)" ||
 		r.problems[1] != "N8N_RUNNERS_MAX_CONCURRENCY cannot be read (from Secret n8n/runner-env)" {
 		t.Errorf("problems %q", r.problems)
 	}

@@ -12,12 +12,13 @@ type Source string
 
 // The sources, as `/` names them.
 const (
-	SourceEnv       Source = "env"       // the container's environment, written out
-	SourceConfigMap Source = "configmap" // a Kubernetes ConfigMap the environment takes it from
-	SourceFlag      Source = "flag"      // the process's command line (--concurrency)
-	SourceDeclared  Source = "declared"  // an n8n-ceiling.io/<VAR> container label or pod annotation
-	SourceObserved  Source = "observed"  // what a broker probe saw the runner offer
-	SourceDefault   Source = "default"   // n8n's default: unset, or malformed
+	SourceEnv           Source = "env"         // the container's environment, written out
+	SourceConfigMap     Source = "configmap"   // a Kubernetes ConfigMap the environment takes it from
+	SourceFlag          Source = "flag"        // the process's command line (--concurrency)
+	SourceDeclared      Source = "declared"    // an n8n-ceiling.io/<VAR> container label or pod annotation
+	SourceRunnersConfig Source = "config-file" // the launcher's config file, its env-overrides
+	SourceObserved      Source = "observed"    // what a broker probe saw the runner offer
+	SourceDefault       Source = "default"     // n8n's default: unset, or malformed
 )
 
 // DeclarePrefix starts the key of a container label or pod annotation
@@ -95,9 +96,17 @@ type Listed struct {
 	From                Source
 }
 
-// Listed are the settings that were read, in a fixed order.
+// Listed are the settings that were read, in a fixed order; a runner's
+// or launcher's limit and idle shutdown per task type.
 func (s Settings) Listed() []Listed {
-	return slices.Concat(listed(s.Executions), listed(s.Concurrency), listed(s.RunnersMode), listed(s.RunnerLimit),
+	limit := listed(s.RunnerLimit)
+	if len(s.TaskPools) > 0 {
+		limit = nil
+	}
+	for _, p := range s.TaskPools {
+		limit = slices.Concat(limit, typed(listed(p.Limit), p.Type), typed(listed(p.AutoShutdown), p.Type))
+	}
+	return slices.Concat(listed(s.Executions), listed(s.Concurrency), listed(s.RunnersMode), limit,
 		listed(s.Broker), listed(s.BrokerPort), listed(s.TaskRequestTimeout), listed(s.TaskAcceptTimeout),
 		listed(s.OffloadManual), listed(s.KeepCompleted), listed(s.ShutdownTimeout), listed(s.RunnerShutdownTimeout),
 		listed(s.N8nPort))
@@ -112,4 +121,12 @@ func listed[T any](s Setting[T]) []Listed {
 		return []Listed{{Var: s.Var, Unknown: s.Unknown}}
 	}
 	return []Listed{{Var: s.Var, Value: fmt.Sprint(s.Value), From: s.From}}
+}
+
+// typed names the task type a row is for.
+func typed(ls []Listed, t TaskType) []Listed {
+	for i := range ls {
+		ls[i].Var += " (" + string(t) + ")"
+	}
+	return ls
 }
