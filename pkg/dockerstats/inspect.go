@@ -20,15 +20,25 @@ const ComposeServiceLabel = "com.docker.compose.service"
 // x (joinNamespaces). Its n8n-ceiling.io/<VAR> labels declare the
 // settings its environment leaves unset.
 func FromInspect(in container.InspectResponse) (p topology.Process, ok bool) {
+	return (&Client{}).fromInspect(in)
+}
+
+// fromInspect is FromInspect with a launcher's bind-mounted config file
+// read where c can read the host's files.
+func (c *Client) fromInspect(in container.InspectResponse) (p topology.Process, ok bool) {
 	if in.ContainerJSONBase == nil || in.Config == nil {
 		return topology.Process{}, false
 	}
 	argv := append([]string{in.Path}, in.Args...)
 	env := topology.ReadEnv(in.Config.Env)
 	env.Declare(in.Config.Labels)
-	p, ok = topology.NewProcess(topology.Spec{Argv: argv, Image: in.Config.Image, Env: env})
+	cfg, problem := c.runnersConfig(in, env)
+	p, ok = topology.NewProcess(topology.Spec{Argv: argv, Image: in.Config.Image, Env: env, RunnersConfig: cfg})
 	if !ok {
 		return topology.Process{}, false
+	}
+	if problem != "" && p.Role == topology.RoleLauncher {
+		p.Problems = append(p.Problems, problem)
 	}
 	p.ID, p.Name = in.ID, strings.TrimPrefix(in.Name, "/")
 	p.State = state(in)

@@ -9,11 +9,13 @@ import (
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/topology"
 )
 
-// slim trims an object before the informer caches it: managed fields and
+// slim trims an object before the informer caches it. Managed fields and
 // annotations (a last-applied copy doubles a big object) go from every
-// kind, but for a pod's n8n-ceiling.io/ ones, which declare settings; binary data from ConfigMaps, and from pods every literal env
-// value that is not whitelisted, so credentials written into a pod spec
-// never sit in the exporter's memory. Other kinds pass unchanged.
+// kind, but for a pod's n8n-ceiling.io/ ones, which declare settings.
+// Binary data goes from ConfigMaps. From pods go every literal env value
+// that is not whitelisted, so credentials written into a pod spec never
+// sit in the exporter's memory, and every volume but those a ConfigMap
+// backs. Other kinds pass unchanged.
 func slim(obj any) (any, error) {
 	switch o := obj.(type) {
 	case *corev1.Pod:
@@ -21,7 +23,7 @@ func slim(obj any) (any, error) {
 		blankEnv(o.Spec.Containers)
 		blankEnv(o.Spec.InitContainers)
 		o.Spec.EphemeralContainers = nil
-		o.Spec.Volumes = nil
+		o.Spec.Volumes = configMapVolumes(o.Spec.Volumes)
 	case *corev1.ConfigMap:
 		o.ManagedFields, o.Annotations, o.BinaryData = nil, nil, nil
 	case *discoveryv1.EndpointSlice:
@@ -46,6 +48,18 @@ func declarations(as map[string]string) map[string]string {
 			v = ""
 		}
 		out[k] = v
+	}
+	return out
+}
+
+// configMapVolumes keeps the volumes a ConfigMap backs, where a
+// launcher's config file may be; nil for none.
+func configMapVolumes(vs []corev1.Volume) []corev1.Volume {
+	var out []corev1.Volume
+	for _, v := range vs {
+		if v.ConfigMap != nil {
+			out = append(out, corev1.Volume{Name: v.Name, VolumeSource: corev1.VolumeSource{ConfigMap: v.ConfigMap}})
+		}
 	}
 	return out
 }

@@ -51,8 +51,9 @@ func podProcesses(pod *corev1.Pod, cms ConfigMaps) []topology.Process {
 	}
 	var ps []topology.Process
 	for _, c := range podContainers(pod) {
+		env := containerEnv(pod, c, cms)
 		p, ok := topology.NewProcess(topology.Spec{Argv: append(slices.Clone(c.Command), c.Args...), Image: c.Image,
-			Env: containerEnv(pod, c, cms)})
+			Env: env, RunnersConfig: runnersConfig(pod, c, env, cms)})
 		if !ok {
 			continue
 		}
