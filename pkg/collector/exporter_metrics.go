@@ -1,6 +1,8 @@
 package collector
 
 import (
+	"slices"
+
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/metricname"
@@ -14,7 +16,7 @@ func describe(ch chan<- *prometheus.Desc) {
 		ch <- d
 	}
 	ch <- inspectErrors
-	for _, d := range boundsDescs {
+	for _, d := range slices.Concat(boundsDescs, typeDescs) {
 		ch <- d
 	}
 }

@@ -79,6 +79,7 @@ func gauge(ch chan<- prometheus.Metric, d *prometheus.Desc, v float64, labels ..
 func Emit(r *Report, ch chan<- prometheus.Metric) {
 	emitTopology(r, ch)
 	emitVerdict(r, ch)
+	emitTypes(r, ch)
 	emitContainers(r, ch)
 	emitContainerInfo(r, ch)
 	for _, m := range r.Measured {

@@ -64,6 +64,9 @@ type Report struct {
 	Wait       *TaskWait             // task requests' wait for a runner slot; nil unmeasured
 	Runners    []WorkerRunners       // each production worker's runner state, in Topology.Workers' order
 	Verdict    *capacity.Verdict     // nil without workers
+	// Types are the slot verdicts per task type the runners serve,
+	// JavaScript's (Verdict) first; nil without a verdict.
+	Types      []TypeVerdict
 	VerdictErr string
 	// Bounds is the bound analysis over slots and CPU (nil without a
 	// verdict); CPU is what the demand sampler held (nil when it is off).

@@ -150,26 +150,38 @@ func (c *Collector) evaluate(r *Report) {
 	if len(r.Topology.Workers) == 0 {
 		return
 	}
-	cl, err := cluster(r.Topology, service)
-	if err != nil {
-		r.VerdictErr = err.Error()
-		return
-	}
-	v, err := capacity.Evaluate(cl)
+	v, err := evaluateType(r.Topology, service, topology.TaskJavaScript)
 	if err != nil {
 		r.VerdictErr = err.Error()
 		return
 	}
 	r.Verdict = &v
+	r.Types = []TypeVerdict{{Type: topology.TaskJavaScript, Verdict: v}}
+	for _, typ := range taskTypes(r.Topology)[1:] {
+		if v, err := evaluateType(r.Topology, service, typ); err == nil {
+			r.Types = append(r.Types, TypeVerdict{Type: typ, Verdict: v})
+		}
+	}
 }
 
-// cluster is the capacity model's input; a setting the platform could not
-// read leaves no verdict rather than a guessed one.
-func cluster(t topology.Topology, service capacity.ServiceTime) (capacity.Cluster, error) {
+// evaluateType is the slot model with the runners' slots of one task
+// type: the verdict were every Code task of that type.
+func evaluateType(t topology.Topology, service capacity.ServiceTime, typ topology.TaskType) (capacity.Verdict, error) {
+	cl, err := cluster(t, service, typ)
+	if err != nil {
+		return capacity.Verdict{}, err
+	}
+	return capacity.Evaluate(cl)
+}
+
+// cluster is the capacity model's input, with the runners' slots of
+// task type typ; a setting the platform could not read leaves no verdict
+// rather than a guessed one.
+func cluster(t topology.Topology, service capacity.ServiceTime, typ topology.TaskType) (capacity.Cluster, error) {
 	cl := capacity.Cluster{Service: service}
 	index := map[string]int{}
 	for i, w := range t.Workers {
-		cw, err := modelWorker(w)
+		cw, err := modelWorker(w, typ)
 		if err != nil {
 			return cl, err
 		}
@@ -177,11 +189,11 @@ func cluster(t topology.Topology, service capacity.ServiceTime) (capacity.Cluste
 		index[w.Worker.ID] = i
 	}
 	for _, s := range t.Spread {
-		sr, err := modelSpread(s, index)
+		sr, err := modelSpread(s, index, typ)
 		if err != nil {
 			return cl, err
 		}
-		if len(sr.Candidates) > 0 {
+		if len(sr.Candidates) > 0 && sr.Limit > 0 {
 			cl.Spread = append(cl.Spread, sr)
 		}
 	}
@@ -191,8 +203,8 @@ func cluster(t topology.Topology, service capacity.ServiceTime) (capacity.Cluste
 // modelSpread is a runner spread over several mains and workers as the
 // model sees it: the production workers among them, and whether it may
 // serve another main instead.
-func modelSpread(s topology.Spread, index map[string]int) (capacity.SpreadRunner, error) {
-	limit := s.Runner.Settings.RunnerLimit
+func modelSpread(s topology.Spread, index map[string]int, typ topology.TaskType) (capacity.SpreadRunner, error) {
+	limit := limitOf(s.Runner, typ)
 	if !limit.Known() {
 		return capacity.SpreadRunner{}, fmt.Errorf("runner %s: limit unknown (%s)", s.Runner.Name, limit.Unknown)
 	}
@@ -209,8 +221,9 @@ func modelSpread(s topology.Spread, index map[string]int) (capacity.SpreadRunner
 
 // modelWorker is one main or worker as the model sees it. Whether a
 // process with no runner attached launches one of its own is unknown when
-// its N8N_RUNNERS_MODE is.
-func modelWorker(w topology.WorkerNode) (capacity.Worker, error) {
+// its N8N_RUNNERS_MODE is. A runner with no slot of type typ is not one
+// of its runners for that type.
+func modelWorker(w topology.WorkerNode, typ topology.TaskType) (capacity.Worker, error) {
 	p := w.Worker
 	name := string(p.Role) + " " + p.InstanceName()
 	conc, mode := p.Settings.Concurrency, p.Settings.RunnersMode
@@ -224,11 +237,13 @@ func modelWorker(w topology.WorkerNode) (capacity.Worker, error) {
 	}
 	cw := capacity.Worker{Name: p.InstanceName(), Concurrency: conc.Value, Unlimited: conc.Value == topology.NoLimit}
 	for _, a := range w.Runners {
-		limit := a.Runner.Settings.RunnerLimit
-		if !limit.Known() {
+		limit := limitOf(a.Runner, typ)
+		switch {
+		case !limit.Known():
 			return cw, fmt.Errorf("runner %s: limit unknown (%s)", a.Runner.Name, limit.Unknown)
+		case limit.Value > 0:
+			cw.Runners = append(cw.Runners, capacity.Runner{Name: a.Runner.Name, Limit: limit.Value})
 		}
-		cw.Runners = append(cw.Runners, capacity.Runner{Name: a.Runner.Name, Limit: limit.Value})
 	}
 	return cw, nil
 }

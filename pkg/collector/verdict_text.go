@@ -38,6 +38,9 @@ func Verdict(r *Report) []string {
 	}
 	lines = append(lines, spreadLines(r)...)
 	lines = append(lines, clusterLine(r.Verdict, r.Ceiling()))
+	if t := typesLine(r); t != "" {
+		lines = append(lines, t)
+	}
 	if b := boundsLine(r); b != "" {
 		lines = append(lines, b)
 	}

@@ -38,9 +38,14 @@ const (
 	InspectErrors               = "n8n_exporter_inspect_errors_total"
 	ContainerInfo               = "n8n_container_info"
 	RunnerPairing               = "n8n_runner_pairing"
-	ClusterRunnerCapacity       = "n8n_cluster_runner_capacity"
-	ClusterEffectiveRange       = "n8n_cluster_effective_concurrency_range"
-	ClusterCeilingRange         = "n8n_cluster_ceiling_range_executions_per_second"
+	// Per task type: the runners image keeps a pool per type.
+	RunnerTaskTypeMaxConcurrency = "n8n_runner_task_type_max_concurrency"
+	WorkerTaskTypeRunnerCapacity = "n8n_worker_task_type_runner_capacity"
+	WorkerTaskTypeEffective      = "n8n_worker_task_type_effective_concurrency"
+	ClusterTaskTypeCeiling       = "n8n_cluster_task_type_ceiling_executions_per_second"
+	ClusterRunnerCapacity        = "n8n_cluster_runner_capacity"
+	ClusterEffectiveRange        = "n8n_cluster_effective_concurrency_range"
+	ClusterCeilingRange          = "n8n_cluster_ceiling_range_executions_per_second"
 )
 
 // The bound analysis over every resource, slots and CPU alike
@@ -110,7 +115,7 @@ func Exporter() []string {
 		WorkerBottleneck, WorkerCeiling, WorkerTaskRequestTimeout, WorkerTaskRequestWait, WorkerTaskAcceptTimeout, WorkerShutdownTimeout, RunnerShutdownTimeout, WorkerRunnerState, ClusterEffectiveConcurrency, ClusterCeiling, ClusterWorkersWithoutRunner,
 		ServiceTime, ServiceTimeUsed, ContainerWorkingSet, ContainerRSS, ContainerMemoryLimit, ContainerOOMKilled,
 		ContainerOOMKills, ContainerRestarts, QueueJobs, QueuePoolJobs, SourceUp, SourceDuration, InspectErrors, ContainerInfo,
-		RunnerPairing, ClusterRunnerCapacity, ClusterEffectiveRange, ClusterCeilingRange,
+		RunnerPairing, RunnerTaskTypeMaxConcurrency, WorkerTaskTypeRunnerCapacity, WorkerTaskTypeEffective, ClusterTaskTypeCeiling, ClusterRunnerCapacity, ClusterEffectiveRange, ClusterCeilingRange,
 		ResourceDemand, ResourceServers, ResourceBackground, ResourceAlone, ResourceCeiling, ClusterBottleneck, ClusterExecutions, ExecutionsSource}
 }
 
