@@ -47,6 +47,8 @@ func verdictRow(b *dashboard.DashboardBuilder) {
 		Thresholds(thresholds("green", step{1, "red"})))
 	b.WithPanel(whatBinds())
 	b.WithPanel(cpuPerExecution())
+	b.WithPanel(typeSlots())
+	b.WithPanel(typeCeilings())
 }
 
 // bottleneckStat states the limiting side in words: the query encodes it
