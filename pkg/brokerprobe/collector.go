@@ -13,7 +13,7 @@ import (
 // be registered on one registry. The counters and the task-time histogram
 // are client_golang metrics held by the tally.
 type descs struct {
-	running, offers, limit, conns, unresponsive *prometheus.Desc
+	running, offers, limit, conns, unresponsive, upstreams *prometheus.Desc
 }
 
 func newDescs(name string) descs {
@@ -27,13 +27,14 @@ func newDescs(name string) descs {
 		limit:        d(metricname.RunnerInferredMaxConcurrency, "Runner concurrency limit inferred from the wire: peak of open offers plus running, or the first offer burst; summed over connected runners."),
 		conns:        d(metricname.RunnerConnections, "Open websocket connections through the probe, by kind (runner or launcher).", "kind"),
 		unresponsive: d(metricname.RunnerUnresponsiveConnections, "Runner connections that hold work (tasks running, or accepted by the broker and unanswered) and have sent no message for longer than their offer validity plus the recent mean task time: a frozen, paused or blocked runner."),
+		upstreams:    d(metricname.RunnerUpstreamConnections, "Live websocket connections the probe opened to its broker, by the IP and port they end at (peer).", "peer"),
 	}
 }
 
 // Describe implements prometheus.Collector.
 func (p *Probe) Describe(ch chan<- *prometheus.Desc) {
 	d := p.descs
-	for _, desc := range []*prometheus.Desc{d.running, d.offers, d.limit, d.conns, d.unresponsive} {
+	for _, desc := range []*prometheus.Desc{d.running, d.offers, d.limit, d.conns, d.unresponsive, d.upstreams} {
 		ch <- desc
 	}
 	p.tally.describe(ch)
@@ -55,6 +56,9 @@ func (p *Probe) Collect(ch chan<- prometheus.Metric) {
 	gauge(d.conns, g.runnerConns, "runner")
 	gauge(d.conns, g.launcherConns, "launcher")
 	gauge(d.unresponsive, g.unresponsive)
+	for _, u := range p.upstreamPeers() {
+		gauge(d.upstreams, u.Connections, u.Peer.String())
+	}
 	p.tally.collect(ch)
 }
 
@@ -103,6 +107,10 @@ type Stats struct {
 	// connections it closed with 1002 (a runner it reports unresponsive),
 	// and connections it told to drain (n8n shutting down).
 	AcceptTimeouts, UnresponsiveCloses, Drains uint64
+	// Upstreams are the broker addresses the live connections to the
+	// broker end at, with their counts, sorted by address: which broker a
+	// name that reaches several (Docker DNS over replicas) dialled.
+	Upstreams []UpstreamPeer
 }
 
 // Stats returns the probe's current figures.
@@ -128,5 +136,6 @@ func (p *Probe) Stats() Stats {
 		AcceptTimeouts:      p.tally.count(outcomeAcceptTimeout),
 		UnresponsiveCloses:  p.tally.closed(),
 		Drains:              counterValue(p.tally.drains),
+		Upstreams:           p.upstreamPeers(),
 	}
 }

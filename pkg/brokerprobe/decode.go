@@ -23,6 +23,10 @@ type Reading struct {
 	HandoffCount uint64
 
 	HasRunning, HasLimit, HasConnections, HasDuration bool
+	// BadUpstreams counts the upstream series left out of Upstreams: a
+	// peer label that is not an IP and port, or past maxUpstreams
+	// distinct peers.
+	BadUpstreams int
 }
 
 // Decode reads the probes' series from a parsed /metrics (a probe
@@ -86,7 +90,29 @@ func Decode(fams map[string]*dto.MetricFamily) []Reading {
 	each(metricname.RunnerTaskHandoff, func(r *Reading, m *dto.Metric) {
 		addHistogram(&r.HandoffSum, &r.HandoffCount, m)
 	})
+	each(metricname.RunnerUpstreamConnections, addUpstreamSeries)
+	for i := range out {
+		out[i].Upstreams = sortUpstreams(out[i].Upstreams)
+	}
 	return out
+}
+
+// addUpstreamSeries adds one upstream series: a peer that is not an IP
+// and port is counted bad, a gauge under 1 (none live, NaN) is left out.
+func addUpstreamSeries(r *Reading, m *dto.Metric) {
+	ep, ok := parsePeer(labelValue(m, "peer"))
+	if !ok {
+		r.BadUpstreams++
+		return
+	}
+	n := gaugeCount(0, m)
+	if n < 1 {
+		return
+	}
+	var kept bool
+	if r.Upstreams, kept = addUpstream(r.Upstreams, ep, n); !kept {
+		r.BadUpstreams++
+	}
 }
 
 // addHistogram adds a histogram's sum and count to the running ones and

@@ -1,6 +1,7 @@
 package brokerprobe
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -55,11 +56,12 @@ func TestDecodeRoundTrip(t *testing.T) {
 		t.Fatalf("decoded %d probes, want 1: %+v", len(got), got)
 	}
 	want.RecentTaskMean, want.RecentTaskCount, want.RecentHandoffMean, want.RecentHandoffCount = 0, 0, 0, 0
-	if got[0].Stats != want {
+	if !reflect.DeepEqual(got[0].Stats, want) {
 		t.Errorf("decoded %+v\nwant     %+v", got[0].Stats, want)
 	}
 	if want.Running != 1 || want.TasksDone != 1 || want.TasksFailed != 1 || open != 1 || want.LauncherConnections != 1 || want.Unresponsive != 1 ||
-		want.AcceptTimeouts != 3 || want.UnresponsiveCloses != 1 || want.Drains != 1 {
+		want.AcceptTimeouts != 3 || want.UnresponsiveCloses != 1 || want.Drains != 1 ||
+		!reflect.DeepEqual(want.Upstreams, []UpstreamPeer{{Peer: brokerEndpoint(t, r), Connections: 2}}) {
 		t.Errorf("the rig did not reach the figures it sets up: %+v", want)
 	}
 	g := got[0]

@@ -69,7 +69,10 @@
 //     runner:taskerror.
 //
 // Probe.Collect reads the live gauges (running tasks, open offers, the
-// inferred limit, connections) from the connections at scrape time; the
+// inferred limit, connections, and the broker IP and port each upstream
+// connection ends at, which pairs a runner with the broker a name that
+// reaches several dialled; upstreams.go) from the connections at scrape
+// time; the
 // counters and the task-time histogram are client_golang metrics. The
 // probe name is a constant label so several probes share one registry.
 // Decode (decode.go) reads those series back from a parsed /metrics: the

@@ -167,6 +167,7 @@ func relayDeadlines(heartbeat time.Duration) deadlines {
 // writing to a peer that stopped reading.
 func (p *Probe) relay(runner, broker end, id string) {
 	s := &session{runner: runner, broker: broker, state: newConnState(id, p.now(), p.tally)}
+	s.upstream, s.upstreamKnown = peerEndpoint(broker.ws.RemoteAddr())
 	state := s.state
 	pair(runner.batch, broker.batch, p.deadlines.idle, p.deadlines.stall)
 	forwardControl(runner, broker)

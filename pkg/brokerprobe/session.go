@@ -5,6 +5,8 @@ import (
 	"sync/atomic"
 
 	"github.com/gorilla/websocket"
+
+	"github.com/n8n-ceiling/n8n-ceiling/pkg/brokerprobe/route"
 )
 
 // shutdownReason is the text of the 1001 close the probe sends both sides
@@ -16,6 +18,11 @@ type session struct {
 	runner, broker end
 	state          *connState
 	goingAway      atomic.Bool // the probe sent both sides 1001: their closes are not relayed
+	// upstream is the broker address the probe's connection ends at
+	// (its remote IP and port); upstreamKnown is false when it is not an
+	// IP and port.
+	upstream      route.Endpoint
+	upstreamKnown bool
 }
 
 // ends returns the side a pump of direction dir reads and the side it writes.

@@ -49,14 +49,18 @@ func (c *Collector) pair(ps []topology.Process) topology.Topology {
 			all = append(all, n)
 		}
 	}
+	fillUpstreams(all, c.routes())
 	return topology.Pair(all)
 }
 
 // routeStats is one probe route's figures: the probe process that serves
-// it (its topology name) and the route's label (its probe label).
+// it (its topology ID and name) and the route's label (its probe label).
+// badUpstreams counts the upstream series its /metrics held that were
+// left out (brokerprobe.Reading.BadUpstreams).
 type routeStats struct {
-	probe, route string
-	stats        ProbeStats
+	id, probe, route string
+	stats            ProbeStats
+	badUpstreams     int
 }
 
 // routes are the figures of the in-process probes and of the probe
@@ -64,7 +68,7 @@ type routeStats struct {
 func (c *Collector) routes() []routeStats {
 	var out []routeStats
 	for _, p := range c.cfg.Probes {
-		out = append(out, routeStats{probe: p.Config.Name, route: p.Config.Name, stats: p.Stats})
+		out = append(out, routeStats{id: topology.InProcessPrefix + p.Config.Name, probe: p.Config.Name, route: p.Config.Name, stats: p.Stats})
 	}
 	if c.remote != nil {
 		out = append(out, c.remote.stats()...)

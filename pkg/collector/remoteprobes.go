@@ -94,7 +94,9 @@ func probeTargets(t topology.Topology) []probeTarget {
 	return out
 }
 
-// fronts reports whether a worker's runner is attached through probe p.
+// fronts reports whether a worker's runner is attached through probe p,
+// or a runner spread over workers is: the peers p reports dialling may
+// pair that one.
 func fronts(t topology.Topology, p topology.Process) bool {
 	for _, w := range t.Workers {
 		for _, a := range w.Runners {
@@ -103,7 +105,7 @@ func fronts(t topology.Topology, p topology.Process) bool {
 			}
 		}
 	}
-	return false
+	return slices.ContainsFunc(t.Spread, func(s topology.Spread) bool { return s.Probe == p.Name })
 }
 
 // aim sets the probes to read from a discovery's topology.
@@ -163,7 +165,8 @@ func (rp *remoteProbes) sample(ctx context.Context, timeout time.Duration, now t
 			keys[key], keys[key+"|handoff"] = true, true
 			rd.RecentTaskMean, rd.RecentTaskCount = rp.recent(key, rd.TaskSum, rd.TaskCount, now)
 			rd.RecentHandoffMean, rd.RecentHandoffCount = rp.recent(key+"|handoff", rd.HandoffSum, rd.HandoffCount, now)
-			cur = append(cur, routeStats{probe: targets[i].process.Name, route: rd.Name, stats: fixedStats(rd.Stats)})
+			cur = append(cur, routeStats{id: targets[i].process.ID, probe: targets[i].process.Name, route: rd.Name,
+				stats: fixedStats(rd.Stats), badUpstreams: rd.BadUpstreams})
 		}
 	}
 	rp.set(cur, keys, &src)

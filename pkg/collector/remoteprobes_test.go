@@ -32,20 +32,29 @@ func TestParseRealProbeMetrics(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	got, err := parseProbeMetrics(scrape(t, p))
+	if err != nil || len(got) != 1 || got[0].Name != "n8n-worker-a" || got[0].InferredLimit != 0 || got[0].TaskCount != 0 {
+		t.Fatalf("got %+v, %v", got, err)
+	}
+}
+
+// scrape is c's /metrics as an HTTP scrape gets it.
+func scrape(t *testing.T, c prometheus.Collector) []byte {
+	t.Helper()
 	reg := prometheus.NewRegistry()
-	reg.MustRegister(p)
+	reg.MustRegister(c)
 	srv := httptest.NewServer(promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
 	defer srv.Close()
 	resp, err := http.Get(srv.URL)
 	if err != nil {
 		t.Fatal(err)
 	}
-	body, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	got, err := parseProbeMetrics(body)
-	if err != nil || len(got) != 1 || got[0].Name != "n8n-worker-a" || got[0].InferredLimit != 0 || got[0].TaskCount != 0 {
-		t.Fatalf("got %+v, %v", got, err)
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
 	}
+	return body
 }
 
 // probeText is a probe sidecar's /metrics with the given figures.

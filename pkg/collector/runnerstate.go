@@ -127,8 +127,7 @@ func probeNames(w topology.WorkerNode) string {
 
 // runnerFix is what to do about a state, for the text and the runbook.
 var runnerFix = map[RunnerState]string{
-	RunnerAmbiguous: "which worker each such runner dialled is not observed: give the exporter the host's PID namespace " +
-		"(pid: host in Compose, hostPID in Kubernetes) so it reads the runners' connections, or give each runner a broker URI of its own worker",
+	RunnerAmbiguous: "which worker each such runner dialled is not observed: " + pairExactly,
 	RunnerNone: "its Code tasks wait N8N_RUNNERS_TASK_REQUEST_TIMEOUT and then fail; start a runner for it " +
 		"(check the runner's N8N_RUNNERS_TASK_BROKER_URI, its auth token and its logs)",
 	RunnerUnresponsive: "the runner is frozen, paused or blocked, and its tasks fail at the timeout; " +

@@ -98,6 +98,19 @@ n8n_cluster_workers_without_runner 0
 // 2, one on worker 1.
 func TestSpreadResolvedByPeers(t *testing.T) {
 	r := spreadReport(fakePeers{"s-n8n-runner-1": "172.18.0.12", "s-n8n-runner-2": "172.18.0.12", "s-n8n-runner-3": "172.18.0.11"})
+	checkResolvedCapacity(t, r)
+	if len(r.Topology.Spread) != 0 || r.Verdict.Range != nil || r.PeersUnread != "" || r.Verdict.Effective != 12 {
+		t.Errorf("spread %d, range %+v, unread %q, effective %d", len(r.Topology.Spread), r.Verdict.Range, r.PeersUnread, r.Verdict.Effective)
+	}
+	if n := testutil.CollectAndCount(reportCollector{r}, "n8n_runner_pairing"); n != 3 {
+		t.Errorf("%d pairing series, want one per runner", n)
+	}
+}
+
+// checkResolvedCapacity checks the workers' runner capacity once two
+// runners of 4 are on worker 2 and one on worker 1.
+func checkResolvedCapacity(t *testing.T, r *Report) {
+	t.Helper()
 	want := `
 # HELP n8n_worker_runner_capacity Sum of the limits of the runners attached to the worker; 0 = worker without runner.
 # TYPE n8n_worker_runner_capacity gauge
@@ -106,12 +119,6 @@ n8n_worker_runner_capacity{worker="s-n8n-worker-2"} 8
 `
 	if err := testutil.CollectAndCompare(reportCollector{r}, strings.NewReader(want), "n8n_worker_runner_capacity"); err != nil {
 		t.Error(err)
-	}
-	if len(r.Topology.Spread) != 0 || r.Verdict.Range != nil || r.PeersUnread != "" || r.Verdict.Effective != 12 {
-		t.Errorf("spread %d, range %+v, unread %q, effective %d", len(r.Topology.Spread), r.Verdict.Range, r.PeersUnread, r.Verdict.Effective)
-	}
-	if n := testutil.CollectAndCount(reportCollector{r}, "n8n_runner_pairing"); n != 3 {
-		t.Errorf("%d pairing series, want one per runner", n)
 	}
 }
 

@@ -2,6 +2,7 @@ package collector
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/capacity"
@@ -18,8 +19,14 @@ func spreadWorkerLine(w capacity.WorkerVerdict, node topology.WorkerNode) string
 	return fmt.Sprintf("%s: %d slots, runners %s, and spread runners may serve it: which is not observed", hostName(node.Worker), w.Concurrency, known)
 }
 
-// spreadLines name each spread runner and its candidates, the range the
-// spread allows, and what would make the pairing exact.
+// pairExactly is what would pair a spread runner exactly.
+const pairExactly = "give the exporter the host's PID namespace (pid: host in Compose, hostPID in Kubernetes) and EXPORTER_PROC_ROOT so it reads the runners' connections, " +
+	"or put a broker probe in front of each runner, whose upstream connections name the broker when they end at its own IP " +
+	"(Docker's DNS names, a headless Service; not a Service's ClusterIP), or give each runner a broker URI of its own worker"
+
+// spreadLines name each spread runner and its candidates, what its probe
+// reported dialling, the range the spread allows, and what would make the
+// pairing exact.
 func spreadLines(r *Report) []string {
 	t := r.Topology
 	if len(t.Spread) == 0 {
@@ -32,7 +39,10 @@ func spreadLines(r *Report) []string {
 			cands = append(cands, c.InstanceName())
 		}
 		lines = append(lines, fmt.Sprintf("runner %s dials %s (by %s), which reaches %s: its %d slots serve one of them, which is not observed",
-			s.Runner.Name, s.Runner.Settings.Broker.Value, s.Via, strings.Join(cands, ", "), s.Runner.Settings.RunnerLimit.Value))
+			s.Runner.Name, s.Runner.Settings.Broker.Value, s.Route(), strings.Join(cands, ", "), s.Runner.Settings.RunnerLimit.Value))
+		if line := probeUpstreamLine(t, s.Attachment); line != "" {
+			lines = append(lines, line)
+		}
 	}
 	if v := r.Verdict; v != nil && v.Range != nil {
 		g := v.Range
@@ -49,5 +59,23 @@ func spreadLines(r *Report) []string {
 	if r.PeersUnread != "" {
 		why = "the runners' connections were not read: " + r.PeersUnread
 	}
-	return append(lines, "to pair them exactly, "+why+"; give the exporter the host's PID namespace (pid: host in Compose, hostPID in Kubernetes) and EXPORTER_PROC_ROOT, or a broker URI of its own worker to each runner")
+	return append(lines, "to pair them exactly, "+why+"; "+pairExactly)
+}
+
+// probeUpstreamLine says what the probe in front of spread runner a
+// reported dialling, when it reported anything: peers that are no single
+// candidate's own IP and broker port.
+func probeUpstreamLine(t topology.Topology, a topology.Attachment) string {
+	i := slices.IndexFunc(t.Probes, func(p topology.Process) bool { return p.Name == a.Probe })
+	if a.Probe == "" || i < 0 || len(t.Probes[i].Upstreams) == 0 {
+		return ""
+	}
+	var peers []string
+	for _, u := range t.Probes[i].Upstreams {
+		if s := u.String(); !slices.Contains(peers, s) {
+			peers = append(peers, s)
+		}
+	}
+	return fmt.Sprintf("probe %s reports its upstream connections ending at %s, which pick no single candidate by its own IP and broker port (a Service's ClusterIP names no pod)",
+		a.Probe, strings.Join(peers, ", "))
 }

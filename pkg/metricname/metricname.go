@@ -86,6 +86,7 @@ const (
 	RunnerFrameParseErrors        = "n8n_runner_frame_parse_errors_total"
 	RunnerUnresponsiveCloses      = "n8n_runner_unresponsive_closes_total"
 	RunnerDrains                  = "n8n_runner_drains_total"
+	RunnerUpstreamConnections     = "n8n_runner_upstream_connections"
 )
 
 // loadctl's live metrics during a sweep (pkg/loadgen/prom). They use the
@@ -123,7 +124,7 @@ func Exporter() []string {
 func Probe() []string {
 	return []string{RunnerTasksRunning, RunnerOffersOpen, RunnerInferredMaxConcurrency, RunnerConnections,
 		RunnerUnresponsiveConnections, RunnerTasks, RunnerTaskRejections, RunnerTaskDuration, RunnerTaskHandoff, RunnerFrames,
-		RunnerFrameParseErrors, RunnerUnresponsiveCloses, RunnerDrains}
+		RunnerFrameParseErrors, RunnerUnresponsiveCloses, RunnerDrains, RunnerUpstreamConnections}
 }
 
 // Loadctl lists the names loadctl serves during a sweep.

@@ -134,8 +134,9 @@ func (t *Topology) node(id string) *WorkerNode {
 
 // attach files runner r under the main or worker its broker URI reaches,
 // as spread over several, or as unpaired. An observed connection (of the
-// runner, or of the probe it dials) picks the broker among all. A runner
-// whose broker URI is unknown reaches nothing.
+// runner, or of the probe it dials) picks the broker among all; failing
+// that, the probe's reported upstream peers pick one among those its
+// route reaches. A runner whose broker URI is unknown reaches nothing.
 func (t *Topology) attach(r Process, brokers []Process) {
 	if !r.Settings.Broker.Known() {
 		t.Unpaired = append(t.Unpaired, Attachment{Runner: r})
@@ -148,6 +149,8 @@ func (t *Topology) attach(r Process, brokers []Process) {
 	hits, pairing := reachedBrokers(from, ep, brokers), PairingName
 	if b, ok := observedBroker(from, brokers); ok {
 		hits, pairing = []hit{{b, viaOf(hits, b)}}, PairingObserved
+	} else if h, ok := probedBroker(from, hits); ok && a.Probe != "" {
+		hits, pairing = []hit{h}, PairingProbe
 	}
 	var nodes []hit
 	for _, h := range hits {

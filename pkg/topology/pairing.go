@@ -1,5 +1,7 @@
 package topology
 
+import "slices"
+
 // Pairing says what filed a runner under its main or worker.
 type Pairing string
 
@@ -8,6 +10,11 @@ const (
 	// PairingObserved: one of its established connections ends at the
 	// broker's IP and port (Process.Peers).
 	PairingObserved Pairing = "observed"
+	// PairingProbe: the probe it dials reported its upstream connections
+	// ending at the broker's IP and port (Process.Upstreams), and at no
+	// other broker its route reaches. The kernel's socket table wins over
+	// the probe's word: observed is tried first.
+	PairingProbe Pairing = "probe"
 	// PairingName: its broker URI reaches that broker and no other.
 	PairingName Pairing = "name"
 	// PairingAmbiguous: its broker URI reaches several brokers (a name
@@ -74,6 +81,29 @@ func observedBroker(from Process, brokers []Process) (Process, bool) {
 		}
 	}
 	return Process{}, false
+}
+
+// probedBroker finds the one broker among hits that probe's upstream
+// connections end at, by the rule of observedBroker. Peers at no broker
+// (a Kubernetes Service's ClusterIP), or at several, pick none.
+func probedBroker(probe Process, hits []hit) (hit, bool) {
+	var found []hit
+	for _, peer := range probe.Upstreams {
+		if isLoopback(peer.Host) {
+			continue
+		}
+		for _, h := range hits {
+			b := h.broker
+			if b.Settings.BrokerPort.Value == peer.Port && b.Net.hasIP(peer.Host) &&
+				!slices.ContainsFunc(found, func(f hit) bool { return f.broker.ID == b.ID }) {
+				found = append(found, h)
+			}
+		}
+	}
+	if len(found) != 1 {
+		return hit{}, false
+	}
+	return found[0], true
 }
 
 // hasIP reports whether ip is one of the network's IP addresses.

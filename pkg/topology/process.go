@@ -32,6 +32,10 @@ type Process struct {
 	// namespace's socket table; nil when nothing was observed. Pairing
 	// takes a broker's IP and port among them as the broker it dialled.
 	Peers []Endpoint
+	// Upstreams are the broker addresses (IP and port) a probe reported
+	// its live upstream connections ending at; nil when none was read.
+	// Pairing takes the one broker among them that a route reaches.
+	Upstreams []Endpoint
 	// Problems lists settings that were malformed or unreadable, naming
 	// the variable, never its value.
 	Problems []string
