@@ -161,6 +161,7 @@ func (c *Collector) Gather(ctx context.Context) *Report {
 		r.addSource(*queueResult)
 		r.Queue = depth
 	}
+	c.observeLimits(r)
 	c.readPools(ctx, r)
 	c.measureJobTime(r)
 	c.measureTaskTime(r)

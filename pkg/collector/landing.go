@@ -13,7 +13,8 @@ import (
 )
 
 // LandingHandler serves "/": the verdict in words, the topology, service
-// times, queue, memory and sources of the last report, with its age.
+// times, queue, memory, each process's settings with where they came
+// from, and sources of the last report, with its age.
 func (c *Collector) LandingHandler() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		if req.URL.Path != "/" {
@@ -75,6 +76,7 @@ type landingData struct {
 	Service  []string
 	Queue    []string
 	Rows     []memoryRow
+	Settings []settingRow
 	Sources  []SourceResult
 	Problems []string
 	Left     []string
@@ -92,7 +94,7 @@ type memoryRow struct {
 func RenderLanding(w io.Writer, r *Report) error {
 	return landingTmpl.Execute(w, landingData{
 		Verdict: Verdict(r), Service: serviceLines(r), Queue: queueLines(r),
-		Rows: memoryRows(r), Sources: r.Sources, Problems: problems(r), Left: notCounted(r), At: reportAge(r, time.Now()),
+		Rows: memoryRows(r), Settings: settingRows(r), Sources: r.Sources, Problems: problems(r), Left: notCounted(r), At: reportAge(r, time.Now()),
 	})
 }
 
@@ -216,6 +218,9 @@ var landingTmpl = template.Must(template.New("landing").Parse(`<!doctype html>
 {{if .Queue}}<h2>Queue</h2><p>{{range .Queue}}{{.}} · {{end}}</p>{{end}}
 {{if .Rows}}<h2>Containers</h2><table><tr><th>container</th><th>role</th><th>working set</th><th>RSS</th><th>limit</th><th>OOM</th><th>restarts</th><th>pairing</th></tr>
 {{range .Rows}}<tr><td>{{.Name}}</td><td>{{.Role}}</td><td>{{.WorkingSet}}</td><td>{{.RSS}}</td><td>{{.Limit}}</td><td>{{if .OOM}}yes{{end}}</td><td>{{.Restarts}}</td><td>{{.Via}}</td></tr>
+{{end}}</table>{{end}}
+{{if .Settings}}<h2>Settings</h2><table><tr><th>container</th><th>setting</th><th>value</th><th>from</th></tr>
+{{range .Settings}}<tr><td>{{.Name}}</td><td>{{.Var}}</td><td>{{.Value}}</td><td>{{.From}}</td></tr>
 {{end}}</table>{{end}}
 {{if .Left}}<h2>Not counted</h2><ul>{{range .Left}}<li>{{.}}</li>{{end}}</ul>{{end}}
 {{if .Problems}}<h2>Configuration problems</h2><ul>{{range .Problems}}<li>{{.}}</li>{{end}}</ul>{{end}}

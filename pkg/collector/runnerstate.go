@@ -56,9 +56,7 @@ func routesOf(w topology.WorkerNode, routes []routeStats) ([]brokerprobe.Stats, 
 	seen := map[int]bool{}
 	all := true
 	for _, a := range w.Runners {
-		i := slices.IndexFunc(routes, func(rs routeStats) bool {
-			return a.Probe != "" && rs.probe == a.Probe && rs.route == a.ProbeRoute
-		})
+		i := routeIndex(a, routes)
 		switch {
 		case i < 0:
 			all = false
@@ -68,6 +66,14 @@ func routesOf(w topology.WorkerNode, routes []routeStats) ([]brokerprobe.Stats, 
 		}
 	}
 	return out, all
+}
+
+// routeIndex is the index in routes of the probe route a dials; -1 for
+// none.
+func routeIndex(a topology.Attachment, routes []routeStats) int {
+	return slices.IndexFunc(routes, func(rs routeStats) bool {
+		return a.Probe != "" && rs.probe == a.Probe && rs.route == a.ProbeRoute
+	})
 }
 
 // runnerState judges one worker. Without a runner in the topology it has

@@ -17,13 +17,16 @@ const ComposeServiceLabel = "com.docker.compose.service"
 // containers that are not n8n's. Env values outside the whitelist are never
 // copied; the caller should drop the response right after. A container in
 // another's network namespace keys it "container:<x>" until Discover finds
-// x (joinNamespaces).
+// x (joinNamespaces). Its n8n-ceiling.io/<VAR> labels declare the
+// settings its environment leaves unset.
 func FromInspect(in container.InspectResponse) (p topology.Process, ok bool) {
 	if in.ContainerJSONBase == nil || in.Config == nil {
 		return topology.Process{}, false
 	}
 	argv := append([]string{in.Path}, in.Args...)
-	p, ok = topology.NewProcess(topology.Spec{Argv: argv, Image: in.Config.Image, Env: topology.ReadEnv(in.Config.Env)})
+	env := topology.ReadEnv(in.Config.Env)
+	env.Declare(in.Config.Labels)
+	p, ok = topology.NewProcess(topology.Spec{Argv: argv, Image: in.Config.Image, Env: env})
 	if !ok {
 		return topology.Process{}, false
 	}

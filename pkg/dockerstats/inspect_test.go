@@ -111,3 +111,22 @@ func TestFromInspectNetworkScopes(t *testing.T) {
 		t.Errorf("addresses\n%s\nwant\n%s\nnetworks %v", got, want, w.Net.Networks)
 	}
 }
+
+// A container's n8n-ceiling.io/ labels declare what its env leaves unset;
+// the env's own values stand.
+func TestFromInspectDeclaredLabels(t *testing.T) {
+	in := inspected("r1", "runner-1", "bridge", "n8n-runner", "r1", []string{"node", "/opt/n8n/node_modules/@n8n/task-runner/dist/start.js"},
+		[]string{"N8N_RUNNERS_TASK_BROKER_URI=http://n8n-worker:5679"}, nil)
+	in.Config.Labels[topology.DeclarePrefix+"N8N_RUNNERS_MAX_CONCURRENCY"] = "4"
+	in.Config.Labels[topology.DeclarePrefix+"N8N_RUNNERS_TASK_BROKER_URI"] = "http://elsewhere:5679"
+	p, ok := FromInspect(in)
+	if !ok || p.Role != topology.RoleRunner {
+		t.Fatalf("role %q", p.Role)
+	}
+	if l := p.Settings.RunnerLimit; l.Value != 4 || l.From != topology.SourceDeclared {
+		t.Errorf("limit %+v", l)
+	}
+	if b := p.Settings.Broker; b.Value.Host != "n8n-worker" || b.From != topology.SourceEnv {
+		t.Errorf("broker %+v", b)
+	}
+}

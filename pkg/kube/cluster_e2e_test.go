@@ -276,8 +276,8 @@ func TestLabWorkersThroughProbes(t *testing.T) {
 		t.Fatalf("%d workers, want %d: %s", len(r.Topology.Workers), workers, strings.Join(describe(r.Processes), "; "))
 	}
 	for _, w := range r.Topology.Workers {
-		if w.Worker.Settings.Concurrency != topology.Of(conc) || len(w.Runners) != 1 ||
-			w.Runners[0].Runner.Settings.RunnerLimit != topology.Of(limit) || w.Runners[0].Probe == "" {
+		if w.Worker.Settings.Concurrency.Value != conc || len(w.Runners) != 1 ||
+			w.Runners[0].Runner.Settings.RunnerLimit.Value != limit || w.Runners[0].Probe == "" {
 			t.Errorf("worker %s: %+v, runners %+v", w.Worker.InstanceName(), w.Worker.Settings, w.Runners)
 		}
 	}

@@ -14,6 +14,7 @@ type ConfigMaps func(namespace, name string) *corev1.ConfigMap
 type envValue struct {
 	value   string
 	unknown string
+	from    topology.Source
 }
 
 // hidden is a source the exporter cannot read that may set any key with
@@ -24,8 +25,11 @@ type hidden struct{ prefix, reason string }
 // in order, then env in order, a later entry replacing an earlier one.
 // Only whitelisted values are kept (topology.Env.Set drops the others).
 // A Secret behind envFrom may set any whitelisted key that nothing else
-// sets: such keys read as unknown (topology.Env.MayHide).
-func containerEnv(ns string, c corev1.Container, cms ConfigMaps) topology.Env {
+// sets: such keys read as unknown (topology.Env.MayHide). The pod's
+// n8n-ceiling.io/<VAR> annotations then declare what is left unset or
+// unreadable.
+func containerEnv(pod *corev1.Pod, c corev1.Container, cms ConfigMaps) topology.Env {
+	ns := pod.Namespace
 	vars := map[string]envValue{}
 	var hides []hidden
 	for _, src := range c.EnvFrom {
@@ -40,7 +44,7 @@ func containerEnv(ns string, c corev1.Container, cms ConfigMaps) topology.Env {
 				continue
 			}
 			for k, v := range cm.Data {
-				vars[src.Prefix+k] = envValue{value: v}
+				vars[src.Prefix+k] = envValue{value: v, from: topology.SourceConfigMap}
 			}
 		case src.SecretRef != nil:
 			hides = append(hides, hidden{src.Prefix, "may come from Secret " + ns + "/" + src.SecretRef.Name})
@@ -58,12 +62,13 @@ func containerEnv(ns string, c corev1.Container, cms ConfigMaps) topology.Env {
 		if v.unknown != "" {
 			env.SetUnknown(k, v.unknown)
 		} else {
-			env.Set(k, v.value)
+			env.SetFrom(k, v.value, v.from)
 		}
 	}
 	for _, h := range hides {
 		env.MayHide(h.prefix, h.reason)
 	}
+	env.Declare(pod.Annotations)
 	return env
 }
 
@@ -74,7 +79,7 @@ func envVar(ns string, e corev1.EnvVar, cms ConfigMaps) (v envValue, set bool) {
 	from := e.ValueFrom
 	switch {
 	case from == nil:
-		return envValue{value: e.Value}, true
+		return envValue{value: e.Value, from: topology.SourceEnv}, true
 	case from.SecretKeyRef != nil:
 		return envValue{unknown: "from Secret " + ns + "/" + from.SecretKeyRef.Name}, true
 	case from.ConfigMapKeyRef != nil:
@@ -97,7 +102,7 @@ func configMapKey(ns string, ref *corev1.ConfigMapKeySelector, cms ConfigMaps) (
 	if !ok {
 		return envValue{unknown: name + " has no key " + ref.Key}, !isTrue(ref.Optional)
 	}
-	return envValue{value: v}, true
+	return envValue{value: v, from: topology.SourceConfigMap}, true
 }
 
 func isTrue(b *bool) bool { return b != nil && *b }

@@ -52,7 +52,7 @@ func podProcesses(pod *corev1.Pod, cms ConfigMaps) []topology.Process {
 	var ps []topology.Process
 	for _, c := range podContainers(pod) {
 		p, ok := topology.NewProcess(topology.Spec{Argv: append(slices.Clone(c.Command), c.Args...), Image: c.Image,
-			Env: containerEnv(pod.Namespace, c, cms)})
+			Env: containerEnv(pod, c, cms)})
 		if !ok {
 			continue
 		}

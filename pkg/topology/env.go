@@ -36,9 +36,11 @@ func Whitelisted(key string) bool { return whitelist[key] }
 // whitelisted ones it could not read, with why (a value from a Kubernetes
 // Secret). The zero Env is empty and ready to use.
 type Env struct {
-	names   map[string]bool
-	values  map[string]string
-	unknown map[string]string
+	names    map[string]bool
+	values   map[string]string
+	unknown  map[string]string
+	from     map[string]Source // where a value came from when not the env itself
+	problems []string          // declarations that declare nothing read
 }
 
 // ReadEnv reads "KEY=VALUE" entries, as Docker's inspect lists them.
@@ -52,13 +54,25 @@ func ReadEnv(entries []string) Env {
 }
 
 // Set records key, and its value only when key is whitelisted.
-func (e *Env) Set(key, value string) {
+func (e *Env) Set(key, value string) { e.SetFrom(key, value, SourceEnv) }
+
+// SetFrom records key, and its value, from src, only when key is
+// whitelisted.
+func (e *Env) SetFrom(key, value string, src Source) {
 	e.name(key)
-	if whitelist[key] {
-		if e.values == nil {
-			e.values = map[string]string{}
+	if !whitelist[key] {
+		return
+	}
+	if e.values == nil {
+		e.values = map[string]string{}
+	}
+	e.values[key] = value
+	delete(e.from, key)
+	if src != SourceEnv {
+		if e.from == nil {
+			e.from = map[string]Source{}
 		}
-		e.values[key] = value
+		e.from[key] = src
 	}
 }
 

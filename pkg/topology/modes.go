@@ -54,27 +54,30 @@ func enumSetting[T ~string](r *reader, key string, def T, allowed ...T) Setting[
 	case why != "":
 		return unknownAs[T](r, key, why)
 	case !set || strings.TrimSpace(v) == "":
-		return Of(def)
+		return byDefault(key, def)
 	}
 	got := T(strings.ToLower(strings.TrimSpace(v)))
 	for _, a := range allowed {
 		if got == a {
-			return Of(got)
+			return read(r, key, got)
 		}
 	}
 	r.problem(key + " is not one of n8n's values; taken as " + string(def) + ", n8n's default")
-	return Of(def)
+	return byDefault(key, def)
 }
 
 // boolSetting reads key as n8n does: "true" or "1" is true, anything else
 // false.
 func (r *reader) boolSetting(key string) Setting[bool] {
-	v, _, why := r.env.lookup(key)
-	if why != "" {
+	v, set, why := r.env.lookup(key)
+	switch {
+	case why != "":
 		return unknownAs[bool](r, key, why)
+	case !set:
+		return byDefault(key, false)
 	}
 	v = strings.ToLower(strings.TrimSpace(v))
-	return Of(v == "true" || v == "1")
+	return read(r, key, v == "true" || v == "1")
 }
 
 // mainSettings reads the execution mode and what depends on it: the

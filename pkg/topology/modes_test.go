@@ -39,7 +39,7 @@ func TestRunnersMode(t *testing.T) {
 	}
 	for _, c := range cases {
 		p := fromEnv(t, "w", workerArgv, c.env...)
-		if p.Settings.LaunchesRunner() != c.launches || p.Settings.RunnerLimit != c.limit || len(p.Problems) != c.problems {
+		if p.Settings.LaunchesRunner() != c.launches || plain(p.Settings.RunnerLimit) != c.limit || len(p.Problems) != c.problems {
 			t.Errorf("%s: launches %v limit %+v problems %v", c.name, p.Settings.LaunchesRunner(), p.Settings.RunnerLimit, p.Problems)
 		}
 	}
@@ -66,7 +66,7 @@ func TestMainSettings(t *testing.T) {
 	for _, c := range cases {
 		p := fromEnv(t, "m", mainArgv, c.env...)
 		s := p.Settings
-		if s.Regular() != c.regular || s.Concurrency != c.concurrency || s.OffloadManual != c.offload || len(p.Problems) != 0 {
+		if s.Regular() != c.regular || plain(s.Concurrency) != c.concurrency || plain(s.OffloadManual) != c.offload || len(p.Problems) != 0 {
 			t.Errorf("%s: %+v problems %v", c.name, s, p.Problems)
 		}
 	}
@@ -100,7 +100,7 @@ func TestKeepCompleted(t *testing.T) {
 	}
 	for _, c := range cases {
 		p := fromEnv(t, "p", c.argv, c.env...)
-		if p.Queues() != c.queues || p.Settings.KeepCompleted != c.keep || len(p.Problems) != c.problems {
+		if p.Queues() != c.queues || plain(p.Settings.KeepCompleted) != c.keep || len(p.Problems) != c.problems {
 			t.Errorf("%s: queues %v, keep %+v, problems %v", c.name, p.Queues(), p.Settings.KeepCompleted, p.Problems)
 		}
 	}

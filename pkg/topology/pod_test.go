@@ -71,7 +71,7 @@ func TestPairUnknownBrokerPort(t *testing.T) {
 func TestNewProcess(t *testing.T) {
 	env := ReadEnv([]string{"N8N_RUNNERS_AUTH_TOKEN=secret", "N8N_RUNNERS_TASK_BROKER_URI=http://n8n-worker:5679", "N8N_RUNNERS_MAX_CONCURRENCY=x"})
 	p, ok := NewProcess(Spec{Argv: []string{"node", "node_modules/@n8n/task-runner/dist/start.js"}, Env: env})
-	if !ok || p.Role != RoleRunner || p.Settings.Broker != Of(ep("n8n-worker", 5679)) || p.Settings.RunnerLimit != Of(10) ||
+	if !ok || p.Role != RoleRunner || plain(p.Settings.Broker) != Of(ep("n8n-worker", 5679)) || plain(p.Settings.RunnerLimit) != Of(10) ||
 		len(p.Problems) != 1 || p.Settings.Concurrency != (Setting[int]{}) {
 		t.Errorf("got %+v %v", p, ok)
 	}

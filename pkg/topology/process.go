@@ -1,5 +1,7 @@
 package topology
 
+import "slices"
+
 // Process is one n8n process: a Docker container, or a container in a
 // Kubernetes pod. It holds no env value beyond the whitelisted settings.
 type Process struct {
@@ -67,7 +69,7 @@ func NewProcess(spec Spec) (p Process, ok bool) {
 	if role == RoleNone {
 		return Process{}, false
 	}
-	r := &reader{env: spec.Env}
+	r := &reader{env: spec.Env, problems: slices.Clone(spec.Env.problems)}
 	return Process{Role: role, Settings: r.settings(role, spec.Argv), Problems: r.problems}, true
 }
 

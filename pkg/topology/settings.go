@@ -44,6 +44,10 @@ type Route = route.Route
 type Setting[T any] struct {
 	Value   T
 	Unknown string // the variable and why it could not be read; "" = known
+	// Var names what was read: an env variable, or ConcurrencyFlag; ""
+	// for a value built by hand or derived.
+	Var  string
+	From Source // where Value came from; "" for a value built by hand
 }
 
 // Of is a known setting.
@@ -149,26 +153,27 @@ var poolName = regexp.MustCompile(`^([a-z0-9][a-z0-9-]{0,62})?$`)
 // are an Enterprise feature: an unlicensed worker with a pool exits, so a
 // running one serves its pool. Older n8n ignores both variables.
 func (r *reader) workerPool() Setting[string] {
-	if !r.env.Has("N8N_WORKER_POOL_NAME") {
-		return Of("")
+	const key = "N8N_WORKER_POOL_NAME"
+	if !r.env.Has(key) {
+		return byDefault(key, "")
 	}
 	on := r.boolSetting("N8N_WORKER_POOLS_ENABLED")
 	switch {
 	case !on.Known():
-		return Setting[string]{Unknown: on.Unknown}
+		return Setting[string]{Unknown: on.Unknown, Var: key}
 	case !on.Value:
-		return Of("")
+		return byDefault(key, "")
 	}
-	v, _, why := r.env.lookup("N8N_WORKER_POOL_NAME")
+	v, _, why := r.env.lookup(key)
 	if why != "" {
-		return unknownAs[string](r, "N8N_WORKER_POOL_NAME", why)
+		return unknownAs[string](r, key, why)
 	}
 	name := unquote(strings.TrimSpace(v))
 	if !poolName.MatchString(name) {
 		r.problem("N8N_WORKER_POOL_NAME is not a pool name n8n accepts (lowercase letters, digits and hyphens); n8n takes the default queue")
-		return Of("")
+		return byDefault(key, "")
 	}
-	return Of(name)
+	return read(r, key, name)
 }
 
 // unquote strips one pair of matching quotes around v, as n8n does.
@@ -186,7 +191,7 @@ func (s Settings) InPool() bool { return s.Pool.Known() && s.Pool.Value != "" }
 // unknownAs records that key could not be read.
 func unknownAs[T any](r *reader, key, why string) Setting[T] {
 	r.problem(key + " cannot be read (" + why + ")")
-	return Setting[T]{Unknown: key + ": " + why}
+	return Setting[T]{Unknown: key + ": " + why, Var: key}
 }
 
 func (r *reader) positiveInt(key string, def int) Setting[int] {
@@ -201,14 +206,14 @@ func (r *reader) intAtLeast(key string, def, low int, what string) Setting[int] 
 	case why != "":
 		return unknownAs[int](r, key, why)
 	case !set || v == "":
-		return Of(def)
+		return byDefault(key, def)
 	}
 	n, err := strconv.Atoi(strings.TrimSpace(v))
 	if err != nil || n < low {
 		r.problem(key + " is not " + what + "; using " + strconv.Itoa(def))
-		return Of(def)
+		return byDefault(key, def)
 	}
-	return Of(n)
+	return read(r, key, n)
 }
 
 // seconds is a whole number of seconds, 0 included.
@@ -231,7 +236,7 @@ func (r *reader) workerConcurrency(argv []string) Setting[int] {
 	if s := r.productionLimit(); !s.Known() || s.Value != NoLimit {
 		return s
 	}
-	return Of(r.concurrencyFlag(argv))
+	return r.concurrencyFlag(argv)
 }
 
 // productionLimit reads N8N_CONCURRENCY_PRODUCTION_LIMIT: a positive
@@ -242,38 +247,40 @@ func (r *reader) productionLimit() Setting[int] {
 	if why != "" {
 		return unknownAs[int](r, key, why)
 	}
-	v = strings.TrimSpace(v)
-	if v == "" || v == "-1" {
-		return Of(NoLimit)
+	switch v = strings.TrimSpace(v); v {
+	case "":
+		return byDefault(key, NoLimit)
+	case "-1":
+		return read(r, key, NoLimit)
 	}
 	n, err := strconv.Atoi(v)
 	if err != nil || n <= 0 {
 		r.problem(key + " is neither -1 nor a positive integer; ignored")
-		return Of(NoLimit)
+		return byDefault(key, NoLimit)
 	}
-	return Of(n)
+	return read(r, key, n)
 }
 
 // concurrencyFlag reads `--concurrency=N` or `--concurrency N`.
-func (r *reader) concurrencyFlag(argv []string) int {
+func (r *reader) concurrencyFlag(argv []string) Setting[int] {
 	for i, a := range argv {
 		var v string
 		switch {
-		case strings.HasPrefix(a, "--concurrency="):
-			v = strings.TrimPrefix(a, "--concurrency=")
-		case a == "--concurrency" && i+1 < len(argv):
+		case strings.HasPrefix(a, ConcurrencyFlag+"="):
+			v = strings.TrimPrefix(a, ConcurrencyFlag+"=")
+		case a == ConcurrencyFlag && i+1 < len(argv):
 			v = argv[i+1]
 		default:
 			continue
 		}
 		n, err := strconv.Atoi(v)
 		if err != nil || n <= 0 {
-			r.problem("--concurrency is not a positive integer; using " + strconv.Itoa(DefaultConcurrency))
-			return DefaultConcurrency
+			r.problem(ConcurrencyFlag + " is not a positive integer; using " + strconv.Itoa(DefaultConcurrency))
+			return byDefault(ConcurrencyFlag, DefaultConcurrency)
 		}
-		return n
+		return Setting[int]{Value: n, Var: ConcurrencyFlag, From: SourceFlag}
 	}
-	return DefaultConcurrency
+	return byDefault(ConcurrencyFlag, DefaultConcurrency)
 }
 
 // brokerURI reads N8N_RUNNERS_TASK_BROKER_URI (default
@@ -286,14 +293,14 @@ func (r *reader) brokerURI() Setting[Endpoint] {
 	case why != "":
 		return unknownAs[Endpoint](r, key, why)
 	case !set || v == "":
-		return Of(def)
+		return byDefault(key, def)
 	}
 	u, err := route.ParseURL(strings.TrimSpace(v))
 	if err != nil {
 		r.problem(key + " is not a URL with a host")
-		return Of(def)
+		return byDefault(key, def)
 	}
-	return Of(u.Endpoint)
+	return read(r, key, u.Endpoint)
 }
 
 // probeRoutes reads a probe's routes with the probe's own parser. A list

@@ -7,6 +7,9 @@ import (
 
 func parsed(env ...string) *reader { return &reader{env: ReadEnv(env)} }
 
+// plain is s without where it came from, to compare with Of.
+func plain[T any](s Setting[T]) Setting[T] { return Setting[T]{Value: s.Value, Unknown: s.Unknown} }
+
 func TestWorkerConcurrency(t *testing.T) {
 	cases := []struct {
 		name     string
@@ -29,7 +32,7 @@ func TestWorkerConcurrency(t *testing.T) {
 	}
 	for _, c := range cases {
 		s := parsed(c.env...)
-		if got := s.workerConcurrency(c.args); got != Of(c.want) || len(s.problems) != c.problems {
+		if got := s.workerConcurrency(c.args); plain(got) != Of(c.want) || len(s.problems) != c.problems {
 			t.Errorf("%s: got %+v problems %v, want %d with %d problems", c.name, got, s.problems, c.want, c.problems)
 		}
 	}
@@ -37,25 +40,25 @@ func TestWorkerConcurrency(t *testing.T) {
 
 func TestRunnerLimitAndBrokerURI(t *testing.T) {
 	s := parsed("N8N_RUNNERS_MAX_CONCURRENCY=20", "N8N_RUNNERS_TASK_BROKER_URI=http://n8n-Worker:5679")
-	if got := s.positiveInt("N8N_RUNNERS_MAX_CONCURRENCY", DefaultRunnerLimit); got != Of(20) {
+	if got := s.positiveInt("N8N_RUNNERS_MAX_CONCURRENCY", DefaultRunnerLimit); plain(got) != Of(20) {
 		t.Errorf("limit %+v, want 20", got)
 	}
-	if got := s.brokerURI(); got != Of(ep("n8n-worker", 5679)) {
+	if got := s.brokerURI(); plain(got) != Of(ep("n8n-worker", 5679)) {
 		t.Errorf("broker %+v", got)
 	}
 	s = parsed()
-	if s.positiveInt("N8N_RUNNERS_MAX_CONCURRENCY", DefaultRunnerLimit) != Of(10) || s.brokerURI() != Of(ep("127.0.0.1", 5679)) {
+	if plain(s.positiveInt("N8N_RUNNERS_MAX_CONCURRENCY", DefaultRunnerLimit)) != Of(10) || plain(s.brokerURI()) != Of(ep("127.0.0.1", 5679)) {
 		t.Errorf("defaults: %+v", s.brokerURI())
 	}
 	s = parsed("N8N_RUNNERS_TASK_BROKER_URI=https://user:hunter2@broker.example", "N8N_RUNNERS_MAX_CONCURRENCY=-4")
-	if got := s.brokerURI(); got != Of(ep("broker.example", 443)) {
+	if got := s.brokerURI(); plain(got) != Of(ep("broker.example", 443)) {
 		t.Errorf("https default port: %+v", got)
 	}
-	if s.positiveInt("N8N_RUNNERS_MAX_CONCURRENCY", DefaultRunnerLimit) != Of(10) || len(s.problems) != 1 {
+	if plain(s.positiveInt("N8N_RUNNERS_MAX_CONCURRENCY", DefaultRunnerLimit)) != Of(10) || len(s.problems) != 1 {
 		t.Errorf("negative limit: problems %v", s.problems)
 	}
 	s = parsed("N8N_RUNNERS_TASK_BROKER_URI=::not a url")
-	if s.brokerURI() != Of(ep("127.0.0.1", 5679)) || !strings.Contains(s.problems[0], "N8N_RUNNERS_TASK_BROKER_URI") {
+	if plain(s.brokerURI()) != Of(ep("127.0.0.1", 5679)) || !strings.Contains(s.problems[0], "N8N_RUNNERS_TASK_BROKER_URI") {
 		t.Errorf("malformed URI: %v", s.problems)
 	}
 }
@@ -164,7 +167,7 @@ func TestBrokerTimeouts(t *testing.T) {
 		{runner, []string{"N8N_RUNNERS_TASK_REQUEST_TIMEOUT=8", "N8N_RUNNERS_TASK_ACCEPT_TIMEOUT=5", "N8N_RUNNERS_TASK_BROKER_URI=http://w:5679"}, Setting[int]{}, Setting[int]{}, ""},
 	} {
 		p, ok := NewProcess(Spec{Argv: tc.argv, Env: ReadEnv(tc.env)})
-		if !ok || p.Settings.TaskRequestTimeout != tc.request || p.Settings.TaskAcceptTimeout != tc.accept {
+		if !ok || plain(p.Settings.TaskRequestTimeout) != tc.request || plain(p.Settings.TaskAcceptTimeout) != tc.accept {
 			t.Errorf("%v %v: request %+v, accept %+v; want %+v, %+v", tc.argv, tc.env,
 				p.Settings.TaskRequestTimeout, p.Settings.TaskAcceptTimeout, tc.request, tc.accept)
 		}
@@ -253,7 +256,7 @@ func TestMayHide(t *testing.T) {
 	if !ok || p.Role != RoleWorker {
 		t.Fatalf("role %q", p.Role)
 	}
-	if p.Settings.BrokerPort != Of(5699) {
+	if plain(p.Settings.BrokerPort) != Of(5699) {
 		t.Errorf("broker port set elsewhere: %+v", p.Settings.BrokerPort)
 	}
 	want := "N8N_CONCURRENCY_PRODUCTION_LIMIT: may come from Secret n8n/enc"
@@ -264,7 +267,7 @@ func TestMayHide(t *testing.T) {
 	env = ReadEnv(nil)
 	env.MayHide("PROBE_", "may come from Secret n8n/p")
 	r := &reader{env: env}
-	if r.positiveInt("N8N_RUNNERS_MAX_CONCURRENCY", 10) != Of(10) || r.probeRoutes().Known() {
+	if plain(r.positiveInt("N8N_RUNNERS_MAX_CONCURRENCY", 10)) != Of(10) || r.probeRoutes().Known() {
 		t.Errorf("prefix not honoured")
 	}
 }
@@ -318,19 +321,19 @@ func TestShutdownTimeout(t *testing.T) {
 	} {
 		p, ok := NewProcess(Spec{Argv: tc.argv, Env: ReadEnv(tc.env)})
 		got := strings.Join(p.Problems, "; ")
-		if !ok || p.Settings.ShutdownTimeout != Of(tc.want) || p.Settings.RunnerShutdownTimeout != Of(tc.internal) {
+		if !ok || plain(p.Settings.ShutdownTimeout) != Of(tc.want) || plain(p.Settings.RunnerShutdownTimeout) != Of(tc.internal) {
 			t.Errorf("%v %v: shutdown %+v, runner's %+v, want %d and %d", tc.argv, tc.env, p.Settings.ShutdownTimeout, p.Settings.RunnerShutdownTimeout, tc.want, tc.internal)
 		}
 		if (tc.problemFor == "") != (got == "") || !strings.Contains(got, tc.problemFor) || strings.Contains(got, "soon") || strings.Contains(got, "-5s") {
 			t.Errorf("%v: problems %q, want one naming %q and no value", tc.env, got, tc.problemFor)
 		}
-		if n := newNode(p); len(n.Runners) != 1 || n.Runners[0].Runner.Settings.ShutdownTimeout != Of(tc.internal) {
+		if n := newNode(p); len(n.Runners) != 1 || plain(n.Runners[0].Runner.Settings.ShutdownTimeout) != Of(tc.internal) {
 			t.Errorf("%v: internal runner %+v", tc.env, n.Runners)
 		}
 	}
 	r, _ := NewProcess(Spec{Argv: []string{"node", "/opt/runners/task-runner/dist/start.js"},
 		Env: ReadEnv([]string{"N8N_RUNNERS_TASK_BROKER_URI=http://w:5679", "N8N_RUNNERS_GRACEFUL_SHUTDOWN_TIMEOUT=10", "N8N_GRACEFUL_SHUTDOWN_TIMEOUT=99"})})
-	if r.Role != RoleRunner || r.Settings.ShutdownTimeout != Of(10) {
+	if r.Role != RoleRunner || plain(r.Settings.ShutdownTimeout) != Of(10) {
 		t.Errorf("runner %q: shutdown %+v, want 10", r.Role, r.Settings.ShutdownTimeout)
 	}
 }
