@@ -129,11 +129,14 @@ from_secret=false; [ "$KUBE_CONCURRENCY_FROM_SECRET" = 1 ] && from_secret=true
 settings_secret=false; [ "$KUBE_SETTINGS" = secret ] && settings_secret=true
 # KUBE_DECLARE=1: each workload's pods declare the capacity settings the
 # chart gives it (the values of its Secret with KUBE_SETTINGS=secret) as
-# n8n-ceiling.io/<VAR> annotations.
+# n8n-ceiling.io/<VAR> annotations, and the broker port, n8n's default
+# 5679, which no Secret sets: the exporter cannot list a Secret's keys, so
+# a key it may hold stays unknown unless declared.
 declare_args=()
 if [ "$KUBE_DECLARE" = 1 ]; then
   for w in main worker; do
-    for kv in EXECUTIONS_MODE=queue N8N_RUNNERS_MODE=external N8N_RUNNERS_TASK_REQUEST_TIMEOUT=60 OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS=true; do
+    for kv in EXECUTIONS_MODE=queue N8N_RUNNERS_MODE=external N8N_RUNNERS_TASK_REQUEST_TIMEOUT=60 \
+      OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS=true N8N_RUNNERS_BROKER_PORT=5679; do
       declare_args+=(--set-string "declare.$w.$kv")
     done
   done
