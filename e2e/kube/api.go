@@ -51,6 +51,7 @@ func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 // Pod is the part of a pod the lab checks.
 type Pod struct {
 	Name       string
+	UID        string
 	Phase      string
 	IP         string
 	Containers map[string]bool // container name → running and ready
@@ -79,7 +80,7 @@ func Pods(ctx context.Context, c *http.Client, apiserver, ns, selector string) (
 	}
 	pods := make([]Pod, 0, len(list.Items))
 	for _, it := range list.Items {
-		p := Pod{Name: it.Metadata.Name, Phase: it.Status.Phase, IP: it.Status.PodIP, Containers: map[string]bool{}}
+		p := Pod{Name: it.Metadata.Name, UID: it.Metadata.UID, Phase: it.Status.Phase, IP: it.Status.PodIP, Containers: map[string]bool{}}
 		if it.Metadata.DeletionTimestamp != "" {
 			p.Phase = "Terminating"
 		}
@@ -137,6 +138,7 @@ type podList struct {
 	Items []struct {
 		Metadata struct {
 			Name              string `json:"name"`
+			UID               string `json:"uid"`
 			DeletionTimestamp string `json:"deletionTimestamp"`
 		} `json:"metadata"`
 		Status struct {

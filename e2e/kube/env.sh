@@ -31,6 +31,10 @@ KUBE_NODE_IP=10.213.0.2
 KUBE_POD_CIDR=10.213.1.0/24
 KUBE_SERVICE_CIDR=10.213.2.0/24
 KUBE_SERVICE_IP=10.213.2.1   # the kubernetes Service
+# The workers' broker Service (KUBE_RUNNER_LAYOUT=service). Fixed, since
+# the lab has no cluster DNS (the runner pods name it by hostAliases), and
+# in the low band of the range, which dynamic allocation uses last.
+KUBE_BROKER_SERVICE_IP=10.213.2.10
 KUBE_NODE_NAME=n8n-ceiling-node
 KUBE_NAMESPACE=n8n
 KUBE_WEBHOOK_NODEPORT=30678

@@ -340,34 +340,7 @@ func TestExporterReadsNoSecret(t *testing.T) {
 	c, eps := needCluster(t, shape("KUBE_WORKERS_WITHOUT_RUNNER", "1", "KUBE_CONCURRENCY_FROM_SECRET", "1"))
 	metrics := endpoint(t, eps, "exporter-metrics")
 	ctx := context.Background()
-	var dep struct {
-		Spec struct {
-			Template struct {
-				Spec struct {
-					ServiceAccountName string `json:"serviceAccountName"`
-				} `json:"spec"`
-			} `json:"template"`
-		} `json:"spec"`
-	}
-	if err := kube.GetJSON(ctx, c.admin, c.api+"/apis/apps/v1/namespaces/"+namespace+"/deployments/n8n-ceiling", &dep); err != nil {
-		t.Fatal(err)
-	}
-	sa := dep.Spec.Template.Spec.ServiceAccountName
-	if sa == "" || sa == "default" {
-		t.Fatalf("the exporter runs as ServiceAccount %q, want the chart's own", sa)
-	}
-	user := kube.ServiceAccountUser(namespace, sa)
-
-	t.Run("RBAC", func(t *testing.T) {
-		checkAccess(t, c, user)
-		as := kube.Impersonating(c.admin, user)
-		if err := kube.GetJSON(ctx, as, c.api+"/api/v1/namespaces/"+namespace+"/secrets", &struct{}{}); err == nil || !strings.Contains(err.Error(), "HTTP 403") {
-			t.Errorf("listing Secrets as %s: %v, want HTTP 403", user, err)
-		}
-		if err := kube.GetJSON(ctx, as, c.api+"/api/v1/namespaces/"+namespace+"/pods", &struct{}{}); err != nil {
-			t.Errorf("listing pods as %s: %v", user, err)
-		}
-	})
+	t.Run("RBAC", func(t *testing.T) { checkSecretsDenied(t, c) })
 
 	t.Run("a setting from a Secret is unknown", func(t *testing.T) {
 		bare := runningPods(t, c, "worker-without-runner")
@@ -418,6 +391,40 @@ func TestExporterReadsNoSecret(t *testing.T) {
 			}
 		}
 	})
+}
+
+// checkSecretsDenied: the ServiceAccount of the exporter's Deployment (the
+// chart's own) may read pods, ConfigMaps and EndpointSlices and no Secret
+// (checkAccess), and impersonated it gets 403 listing Secrets and 200
+// listing pods.
+func checkSecretsDenied(t *testing.T, c *labCluster) {
+	t.Helper()
+	ctx := context.Background()
+	var dep struct {
+		Spec struct {
+			Template struct {
+				Spec struct {
+					ServiceAccountName string `json:"serviceAccountName"`
+				} `json:"spec"`
+			} `json:"template"`
+		} `json:"spec"`
+	}
+	if err := kube.GetJSON(ctx, c.admin, c.api+"/apis/apps/v1/namespaces/"+namespace+"/deployments/n8n-ceiling", &dep); err != nil {
+		t.Fatal(err)
+	}
+	sa := dep.Spec.Template.Spec.ServiceAccountName
+	if sa == "" || sa == "default" {
+		t.Fatalf("the exporter runs as ServiceAccount %q, want the chart's own", sa)
+	}
+	user := kube.ServiceAccountUser(namespace, sa)
+	checkAccess(t, c, user)
+	as := kube.Impersonating(c.admin, user)
+	if err := kube.GetJSON(ctx, as, c.api+"/api/v1/namespaces/"+namespace+"/secrets", &struct{}{}); err == nil || !strings.Contains(err.Error(), "HTTP 403") {
+		t.Errorf("listing Secrets as %s: %v, want HTTP 403", user, err)
+	}
+	if err := kube.GetJSON(ctx, as, c.api+"/api/v1/namespaces/"+namespace+"/pods", &struct{}{}); err != nil {
+		t.Errorf("listing pods as %s: %v", user, err)
+	}
 }
 
 // checkAccess asks the apiserver what user (with a service account's

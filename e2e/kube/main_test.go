@@ -19,11 +19,13 @@ import (
 )
 
 // baseShape is the cluster every test starts from: two worker pods of
-// concurrency 6, each with a runner sidecar of limit 4 and a probe. Tests
+// concurrency 6, each with a runner sidecar of limit 4 and a probe, the
+// settings in ConfigMaps. Tests
 // that need another shape reshape it (up.sh again) and later ones return.
 var baseShape = map[string]string{
 	"KUBE_WORKERS": "2", "KUBE_WORKER_CONCURRENCY": "6", "KUBE_RUNNER_LIMIT": "4", "KUBE_PROBE": "1",
 	"KUBE_WORKERS_WITHOUT_RUNNER": "0", "KUBE_CONCURRENCY_FROM_SECRET": "0", "KUBE_KEDA": "off", "KUBE_KEDA_MAX": "5",
+	"KUBE_RUNNER_LAYOUT": "sidecar", "KUBE_SETTINGS": "configmap", "KUBE_DECLARE": "0",
 }
 
 // shape is baseShape with key=value overrides.

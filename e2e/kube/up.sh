@@ -16,6 +16,10 @@ repo=$(cd "$here/../.." && pwd)
 : "${KUBE_CONCURRENCY_FROM_SECRET:=0}"
 : "${KUBE_KEDA:=off}"
 : "${KUBE_KEDA_MAX:=5}"
+: "${KUBE_RUNNER_LAYOUT:=sidecar}"
+: "${KUBE_RUNNERS:=$KUBE_WORKERS}"
+: "${KUBE_SETTINGS:=configmap}"
+: "${KUBE_DECLARE:=0}"
 
 log() { echo "up: $*" >&2; }
 die() { echo "up: $*" >&2; exit 1; }
@@ -33,6 +37,13 @@ valid_int KUBE_KEDA_MAX "$KUBE_KEDA_MAX"
 if [ "$KUBE_KEDA" != off ] && { [ "$KUBE_WORKERS" = 0 ] || [ "$KUBE_KEDA_MAX" -lt "$KUBE_WORKERS" ]; }; then
   die "KUBE_KEDA=$KUBE_KEDA scales the workers from KUBE_WORKERS ($KUBE_WORKERS) to KUBE_KEDA_MAX ($KUBE_KEDA_MAX): need 1 <= KUBE_WORKERS <= KUBE_KEDA_MAX"
 fi
+[[ "$KUBE_RUNNER_LAYOUT" =~ ^(sidecar|service)$ ]] || die "KUBE_RUNNER_LAYOUT must be sidecar or service, got '$KUBE_RUNNER_LAYOUT'"
+[[ "$KUBE_RUNNERS" =~ ^(0|[1-9][0-9]*)$ ]] || die "KUBE_RUNNERS must be a count, got '$KUBE_RUNNERS'"
+if [ "$KUBE_RUNNER_LAYOUT" = sidecar ] && [ "$KUBE_RUNNERS" != "$KUBE_WORKERS" ]; then
+  die "KUBE_RUNNERS=$KUBE_RUNNERS: sidecar runners are one per worker pod (KUBE_WORKERS=$KUBE_WORKERS); set KUBE_RUNNER_LAYOUT=service"
+fi
+[[ "$KUBE_SETTINGS" =~ ^(configmap|secret)$ ]] || die "KUBE_SETTINGS must be configmap or secret, got '$KUBE_SETTINGS'"
+[[ "$KUBE_DECLARE" =~ ^[01]$ ]] || die "KUBE_DECLARE must be 0 or 1, got '$KUBE_DECLARE'"
 if [ "$KUBE_CONCURRENCY_FROM_SECRET" = 1 ] && [ "$KUBE_WORKERS_WITHOUT_RUNNER" = 0 ]; then
   die "KUBE_CONCURRENCY_FROM_SECRET=1 sets the worker pods without runner: set KUBE_WORKERS_WITHOUT_RUNNER too"
 fi
@@ -112,8 +123,26 @@ for release in n8n n8n-ceiling; do
 done
 log "helm: n8n $KUBE_N8N_VERSION with $KUBE_WORKERS worker pod(s), concurrency $KUBE_WORKER_CONCURRENCY, runner limit $KUBE_RUNNER_LIMIT, probe $KUBE_PROBE," \
   "$KUBE_WORKERS_WITHOUT_RUNNER without runner (concurrency from a Secret: $KUBE_CONCURRENCY_FROM_SECRET)"
+log "helm: runners as $KUBE_RUNNER_LAYOUT ($KUBE_RUNNERS), capacity settings from a $KUBE_SETTINGS, declared by annotations: $KUBE_DECLARE"
 probe_enabled=false; [ "$KUBE_PROBE" = 1 ] && probe_enabled=true
 from_secret=false; [ "$KUBE_CONCURRENCY_FROM_SECRET" = 1 ] && from_secret=true
+settings_secret=false; [ "$KUBE_SETTINGS" = secret ] && settings_secret=true
+# KUBE_DECLARE=1: each workload's pods declare the capacity settings the
+# chart gives it (the values of its Secret with KUBE_SETTINGS=secret) as
+# n8n-ceiling.io/<VAR> annotations, and the broker port, n8n's default
+# 5679, which no Secret sets: the exporter cannot list a Secret's keys, so
+# a key it may hold stays unknown unless declared.
+declare_args=()
+if [ "$KUBE_DECLARE" = 1 ]; then
+  for w in main worker; do
+    for kv in EXECUTIONS_MODE=queue N8N_RUNNERS_MODE=external N8N_RUNNERS_TASK_REQUEST_TIMEOUT=60 \
+      OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS=true N8N_RUNNERS_BROKER_PORT=5679; do
+      declare_args+=(--set-string "declare.$w.$kv")
+    done
+  done
+  declare_args+=(--set-string "declare.worker.N8N_CONCURRENCY_PRODUCTION_LIMIT=$KUBE_WORKER_CONCURRENCY")
+  declare_args+=(--set-string "declare.taskRunner.N8N_RUNNERS_MAX_CONCURRENCY=$KUBE_RUNNER_LIMIT")
+fi
 if ! helm upgrade --install n8n "$here/chart" \
   --wait --timeout 10m \
   --set "images.exporter=$exporter_image" \
@@ -123,6 +152,8 @@ if ! helm upgrade --install n8n "$here/chart" \
   --set "worker.replicas=$KUBE_WORKERS" --set "worker.concurrency=$KUBE_WORKER_CONCURRENCY" \
   --set "taskRunner.maxConcurrency=$KUBE_RUNNER_LIMIT" --set "probe.enabled=$probe_enabled" \
   --set "workerWithoutRunner.replicas=$KUBE_WORKERS_WITHOUT_RUNNER" --set "workerWithoutRunner.concurrencyFromSecret=$from_secret" \
+  --set "taskRunner.layout=$KUBE_RUNNER_LAYOUT" --set "taskRunner.replicas=$KUBE_RUNNERS" \
+  --set "brokerService.clusterIP=$KUBE_BROKER_SERVICE_IP" --set "settings.fromSecret=$settings_secret" "${declare_args[@]}" \
   --set "workflowsHash=$(cat "$here"/../lab/workflows/*.json | sha256sum | cut -c1-16)" >&2; then
   kc -n "$KUBE_NAMESPACE" get pods -o wide >&2 || true
   die "helm upgrade of n8n failed"
@@ -173,12 +204,15 @@ prometheus_up "$exporter_ip"
 [ "$KUBE_KEDA" = queue ] && keda_queue_scaledobject
 
 # --- wait and print ------------------------------------------------------------
-containers=n8n,task-runner; [ "$KUBE_PROBE" = 1 ] && containers+=,probe
-workers=$("$kubelab" wait-pods "$apiserver" "$pki/ca.crt" "$pki/admin.token" "$KUBE_NAMESPACE" \
-  app.kubernetes.io/component=worker "$KUBE_WORKERS" "$containers" 5m) || die "worker pods are not running"
-"$kubelab" wait-pods "$apiserver" "$pki/ca.crt" "$pki/admin.token" "$KUBE_NAMESPACE" \
-  app.kubernetes.io/component=worker-without-runner "$KUBE_WORKERS_WITHOUT_RUNNER" n8n 5m >/dev/null ||
-  die "worker pods without runner are not running"
+runner=task-runner; [ "$KUBE_PROBE" = 1 ] && runner+=,probe
+wait_pods() { "$kubelab" wait-pods "$apiserver" "$pki/ca.crt" "$pki/admin.token" "$KUBE_NAMESPACE" "app.kubernetes.io/component=$1" "$2" "$3" 5m; }
+if [ "$KUBE_RUNNER_LAYOUT" = sidecar ]; then
+  runners=$(wait_pods worker "$KUBE_WORKERS" "n8n,$runner") || die "worker pods are not running"
+else
+  wait_pods worker "$KUBE_WORKERS" n8n >/dev/null || die "worker pods are not running"
+  runners=$(wait_pods task-runner "$KUBE_RUNNERS" "$runner") || die "task-runner pods are not running"
+fi
+wait_pods worker-without-runner "$KUBE_WORKERS_WITHOUT_RUNNER" n8n >/dev/null || die "worker pods without runner are not running"
 webhook="http://$KUBE_NODE_IP:$KUBE_WEBHOOK_NODEPORT/webhook/bench"
 log "waiting for the webhook to answer {ok:true}"
 if ! "$KUBE_TOOLS/labctl" wait-webhook "$webhook" 240s; then
@@ -195,5 +229,5 @@ echo "kube: prometheus http://$prometheus_addr"
 if [ "$KUBE_PROBE" = 1 ]; then
   while read -r name ip; do
     [ -n "$name" ] && echo "kube: probe-metrics-$name http://$ip:9810/metrics"
-  done <<<"$workers"
+  done <<<"$runners"
 fi
