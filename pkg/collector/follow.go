@@ -58,7 +58,7 @@ func (c *Collector) tellSampler(ctx context.Context) {
 			slots += w.Worker.Settings.Concurrency.Value
 		}
 	}
-	limit, _ := runnerCapacity(t.Workers)
+	limit, _ := runnerCapacity(t)
 	c.cfg.Sampler.SetSlots(slots)
 	c.cfg.Sampler.SetRunnerLimit(limit)
 }

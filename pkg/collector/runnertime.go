@@ -9,11 +9,14 @@ import (
 
 // runnerCapacity is every production worker's runner capacity (the sum of
 // its runners' limits) when all have the same and it is known, else 0 and
-// why. Little's law on the runner slots needs it per worker, and Bull's
+// why; with spread runners no worker's is known. Little's law on the runner slots needs it per worker, and Bull's
 // lock names a job's holder by a token, not by the worker.
-func runnerCapacity(workers []topology.WorkerNode) (int, string) {
+func runnerCapacity(t topology.Topology) (int, string) {
+	if len(t.Spread) > 0 {
+		return 0, "runners whose pairing is ambiguous may serve several workers"
+	}
 	capacity := 0
-	for i, w := range workers {
+	for i, w := range t.Workers {
 		n := 0
 		for _, a := range w.Runners {
 			if !a.Runner.Settings.RunnerLimit.Known() {
@@ -40,7 +43,7 @@ func (c *Collector) measureRunnerTime(r *Report) {
 	if hasStage(r.Measured, StageTask) || len(r.Topology.Workers) == 0 {
 		return
 	}
-	limit, why := runnerCapacity(r.Topology.Workers)
+	limit, why := runnerCapacity(r.Topology)
 	if why != "" {
 		r.Skipped = append(r.Skipped, "task stage by Little's law on the runner slots: "+why)
 		return

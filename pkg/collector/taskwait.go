@@ -32,7 +32,7 @@ func (c *Collector) measureTaskWait(r *Report) {
 	if len(r.Topology.Workers) == 0 {
 		return
 	}
-	limit, why := runnerCapacity(r.Topology.Workers)
+	limit, why := runnerCapacity(r.Topology)
 	if why != "" {
 		return
 	}
