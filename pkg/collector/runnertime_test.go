@@ -97,7 +97,8 @@ func TestRunnerCapacity(t *testing.T) {
 		if got != c.want || !strings.Contains(why, c.why) || (c.why == "") != (why == "") {
 			t.Errorf("%s: %d %q, want %d %q", c.name, got, why, c.want, c.why)
 		}
-	}	// A spread runner may serve either worker: no worker's capacity is
+	}
+	// A spread runner may serve either worker: no worker's capacity is
 	// known, so none is said to have no runner.
 	spread := topology.Topology{Workers: []topology.WorkerNode{node("w1", 4), node("w2")}, Spread: []topology.Spread{{}}}
 	if got, why := runnerCapacity(spread); got != 0 || !strings.Contains(why, "ambiguous") {
