@@ -107,9 +107,6 @@ func dockerPlatform(cfg Config, logger *slog.Logger) (platform, error) {
 		return platform{}, fmt.Errorf("DOCKER_HOST: %w", err)
 	}
 	pl := platform{discoverer: dc, name: platformDocker, close: dc.Close}
-	if cfg.ProcRoot != "" {
-		dc.SetHostFiles(dockerstats.HostFiles{ProcRoot: cfg.ProcRoot})
-	}
 	if _, err := os.Stat(cfg.CgroupRoot); err == nil {
 		pl.readCgroups(cfg)
 	} else {

@@ -27,8 +27,6 @@ type Client struct {
 	// ignored remembers containers that are not n8n's, by ID, so each is
 	// inspected once rather than on every scrape.
 	ignored map[string]bool
-	// files reads a launcher's bind-mounted config file; nil: not read.
-	files *HostFiles
 }
 
 // NewClient connects to host ("" = DOCKER_HOST or the local socket) and
@@ -139,7 +137,7 @@ func (c *Client) inspect(ctx context.Context, cd candidate) (*topology.Process, 
 	if err != nil {
 		return nil, fmt.Errorf("inspect %s (%.12s): %w", cd.name, id, err)
 	}
-	p, ok := c.fromInspect(in)
+	p, ok := c.fromInspect(ctx, in)
 	if !ok {
 		c.mu.Lock()
 		c.ignored[id] = true

@@ -1,6 +1,7 @@
 package dockerstats
 
 import (
+	"context"
 	"maps"
 	"slices"
 	"strings"
@@ -20,20 +21,19 @@ const ComposeServiceLabel = "com.docker.compose.service"
 // x (joinNamespaces). Its n8n-ceiling.io/<VAR> labels declare the
 // settings its environment leaves unset.
 func FromInspect(in container.InspectResponse) (p topology.Process, ok bool) {
-	return (&Client{}).fromInspect(in)
+	return (&Client{}).fromInspect(context.Background(), in)
 }
 
-// fromInspect is FromInspect with a launcher's bind-mounted config file
-// read where c can read the host's files.
-func (c *Client) fromInspect(in container.InspectResponse) (p topology.Process, ok bool) {
+// fromInspect is FromInspect with a launcher's config file read from its
+// container where c has the Engine API.
+func (c *Client) fromInspect(ctx context.Context, in container.InspectResponse) (p topology.Process, ok bool) {
 	if in.ContainerJSONBase == nil || in.Config == nil {
 		return topology.Process{}, false
 	}
-	argv := append([]string{in.Path}, in.Args...)
 	env := topology.ReadEnv(in.Config.Env)
 	env.Declare(in.Config.Labels)
-	cfg, problem := c.runnersConfig(in, env)
-	p, ok = topology.NewProcess(topology.Spec{Argv: argv, Image: in.Config.Image, Env: env, RunnersConfig: cfg})
+	cfg, problem := c.runnersConfig(ctx, in, env)
+	p, ok = topology.NewProcess(topology.Spec{Argv: argv(in), Image: in.Config.Image, Env: env, RunnersConfig: cfg})
 	if !ok {
 		return topology.Process{}, false
 	}

@@ -1,13 +1,10 @@
 package dockerstats
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/docker/docker/api/types/container"
-	"github.com/docker/docker/api/types/mount"
 	"github.com/docker/docker/api/types/network"
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/dockerstats/dockertest"
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/topology"
@@ -131,40 +128,5 @@ func TestFromInspectDeclaredLabels(t *testing.T) {
 	}
 	if b := p.Settings.Broker; b.Value.Host != "n8n-worker" || b.From != topology.SourceEnv {
 		t.Errorf("broker %+v", b)
-	}
-}
-
-// A launcher's config file bind-mounted from the host is read per type
-// through the host's root; an unreadable one is a problem, and the
-// image's file is assumed.
-func TestFromInspectRunnersConfig(t *testing.T) {
-	root := t.TempDir()
-	host := filepath.Join(root, "1", "root", "srv")
-	if err := os.MkdirAll(host, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	cfg := `{"task-runners": [{"runner-type": "javascript", "env-overrides": {"N8N_RUNNERS_MAX_CONCURRENCY": "3"}},
-	 {"runner-type": "python", "env-overrides": {"N8N_RUNNERS_MAX_CONCURRENCY": "2"}}]}`
-	if err := os.WriteFile(filepath.Join(host, "runners.json"), []byte(cfg), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	in := inspected("l1", "runners-1", "bridge", "n8n-runners", "l1", []string{"tini", "--", "/usr/local/bin/task-runner-launcher", "javascript", "python"},
-		[]string{"N8N_RUNNERS_TASK_BROKER_URI=http://n8n-worker:5679"}, nil)
-	in.Mounts = []container.MountPoint{{Type: mount.TypeBind, Source: "/srv/runners.json", Destination: topology.DefaultRunnersConfigPath}}
-	c := &Client{files: &HostFiles{ProcRoot: root}}
-	p, ok := c.fromInspect(in)
-	if !ok || p.Role != topology.RoleLauncher || len(p.Settings.TaskPools) != 2 {
-		t.Fatalf("%+v", p)
-	}
-	if js, py := p.Settings.TaskPools[0].Limit, p.Settings.TaskPools[1].Limit; js.Value != 3 || py.Value != 2 || py.From != topology.SourceRunnersConfig {
-		t.Errorf("limits %+v %+v", js, py)
-	}
-	in.Mounts[0].Source = "/srv/gone.json"
-	p, _ = c.fromInspect(in)
-	if p.Settings.TaskPools[0].Limit.Value != 10 || p.Settings.TaskPools[1].Limit.Value != 5 || len(p.Problems) != 1 {
-		t.Errorf("unreadable file: pools %+v problems %v", p.Settings.TaskPools, p.Problems)
-	}
-	if p, _ := FromInspect(in); len(p.Problems) != 0 {
-		t.Errorf("without host files: problems %v", p.Problems)
 	}
 }

@@ -139,3 +139,34 @@ func workingSetsAgree(api, cgs []topology.Memory) bool {
 	}
 	return true
 }
+
+// A launcher's config file in its container (here bind-mounted, as the
+// lab and users mount their own) is read through the Engine API per type;
+// a launcher whose file is missing gets a problem and the image's limits.
+func TestIntegrationLauncherConfig(t *testing.T) {
+	h := newLabHarness(t, "exec /bin/sleep 300")
+	cfg := filepath.Join(t.TempDir(), "runners.json")
+	data := `{"task-runners": [{"runner-type": "javascript", "env-overrides": {"N8N_RUNNERS_MAX_CONCURRENCY": "3"}},
+	 {"runner-type": "python", "env-overrides": {"N8N_RUNNERS_MAX_CONCURRENCY": "2"}}]}`
+	if err := os.WriteFile(cfg, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	launcher := []string{dockertest.N8n, "task-runner-launcher", "javascript", "python"}
+	env := dockertest.WithSecrets("N8N_RUNNERS_TASK_BROKER_URI=http://127.0.0.1:5689", "N8N_RUNNERS_MAX_CONCURRENCY=8")
+	h.StartBound("launcher-1", launcher, env, 0, cfg+":"+topology.DefaultRunnersConfigPath+":ro")
+	h.StartBound("launcher-2", launcher, env, 0)
+	limits := map[string][]int{}
+	problems := map[string]int{}
+	for _, p := range h.discover(2) {
+		for _, pool := range p.Settings.TaskPools {
+			limits[p.Name] = append(limits[p.Name], pool.Limit.Value)
+		}
+		problems[p.Name] = len(p.Problems)
+	}
+	if got := limits[h.Name("launcher-1")]; len(got) != 2 || got[0] != 3 || got[1] != 2 || problems[h.Name("launcher-1")] != 0 {
+		t.Errorf("mounted config: limits %v, %d problems; want [3 2], none", got, problems[h.Name("launcher-1")])
+	}
+	if got := limits[h.Name("launcher-2")]; len(got) != 2 || got[0] != 8 || got[1] != 8 || problems[h.Name("launcher-2")] != 1 {
+		t.Errorf("no config file: limits %v, %d problems; want the env's [8 8] and one problem", got, problems[h.Name("launcher-2")])
+	}
+}

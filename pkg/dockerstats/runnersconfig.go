@@ -1,14 +1,12 @@
 package dockerstats
 
 import (
+	"archive/tar"
+	"context"
 	"fmt"
 	"io"
-	"os"
-	"path"
-	"path/filepath"
 
 	"github.com/docker/docker/api/types/container"
-	"github.com/docker/docker/api/types/mount"
 
 	"github.com/n8n-ceiling/n8n-ceiling/pkg/topology"
 )
@@ -17,51 +15,42 @@ import (
 // 1.5 KiB.
 const maxRunnersConfig = 1 << 20
 
-// HostFiles reads files of the Docker host's filesystem: through
-// <proc root>/1/root when the exporter shares the host's PID namespace.
-type HostFiles struct{ ProcRoot string }
+// runnersConfig reads a launcher's config file from its container
+// through the Engine API (the tar of the path, as `docker cp` gets it): a
+// bind-mounted file or the image's own, with nothing but the socket the
+// exporter already uses. A file it cannot read is a problem, and the
+// image's file is then assumed.
+func (c *Client) runnersConfig(ctx context.Context, in container.InspectResponse, env topology.Env) (*topology.RunnersConfig, string) {
+	if c.api == nil || topology.Classify(topology.Spec{Argv: argv(in), Image: in.Config.Image, Env: env}) != topology.RoleLauncher {
+		return nil, ""
+	}
+	file := topology.RunnersConfigPath(env)
+	b, err := c.copyFile(ctx, in.ID, file)
+	if err != nil {
+		return nil, "the launcher's config file " + file + " is not readable (" + err.Error() + "); the image's is assumed"
+	}
+	return &topology.RunnersConfig{Data: b, From: "container file " + file}, ""
+}
 
-// Read reads the host file at p, up to maxRunnersConfig bytes.
-func (h HostFiles) Read(p string) ([]byte, error) {
-	f, err := os.Open(filepath.Join(h.ProcRoot, "1", "root", filepath.Clean("/"+p)))
+// copyFile reads one regular file of container id, up to maxRunnersConfig.
+func (c *Client) copyFile(ctx context.Context, id, path string) ([]byte, error) {
+	rc, _, err := c.api.CopyFromContainer(ctx, id, path)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, maxRunnersConfig+1))
-	if err == nil && len(b) > maxRunnersConfig {
-		err = fmt.Errorf("larger than %d bytes", maxRunnersConfig)
+	defer rc.Close()
+	tr := tar.NewReader(rc)
+	hdr, err := tr.Next()
+	switch {
+	case err != nil:
+		return nil, err
+	case hdr.Typeflag != tar.TypeReg:
+		return nil, fmt.Errorf("not a regular file")
+	case hdr.Size > maxRunnersConfig:
+		return nil, fmt.Errorf("larger than %d bytes", maxRunnersConfig)
 	}
-	return b, err
+	return io.ReadAll(io.LimitReader(tr, maxRunnersConfig))
 }
 
-// bindSource is the host path bind-mounted at the launcher's config file
-// path (N8N_RUNNERS_CONFIG_PATH, or the image's), "" for none: then the
-// image's own file is there.
-func bindSource(in container.InspectResponse, env topology.Env) string {
-	file := topology.RunnersConfigPath(env)
-	for _, m := range in.Mounts {
-		if m.Type == mount.TypeBind && path.Clean(m.Destination) == file {
-			return m.Source
-		}
-	}
-	return ""
-}
-
-// SetHostFiles lets discovery read a launcher's bind-mounted config file.
-func (c *Client) SetHostFiles(h HostFiles) { c.files = &h }
-
-// runnersConfig reads the bind-mounted config file of in, when the
-// exporter can read the host's files; a file it cannot read is a problem
-// on the process, and the image's file is assumed.
-func (c *Client) runnersConfig(in container.InspectResponse, env topology.Env) (*topology.RunnersConfig, string) {
-	src := bindSource(in, env)
-	if c.files == nil || src == "" {
-		return nil, ""
-	}
-	b, err := c.files.Read(src)
-	if err != nil {
-		return nil, "the launcher's bind-mounted config file is not readable (" + err.Error() + "); the image's is assumed"
-	}
-	return &topology.RunnersConfig{Data: b, From: "bind mount " + src}, ""
-}
+// argv is the container's process line: inspect's Path then Args.
+func argv(in container.InspectResponse) []string { return append([]string{in.Path}, in.Args...) }

@@ -89,9 +89,15 @@ func (h *Harness) Name(n string) string { return "it-" + h.Run + "-" + n }
 // (0 = none) and returns its ID; cleanup removes it by ID.
 func (h *Harness) Start(name string, argv, env []string, mem int64) string {
 	h.t.Helper()
+	return h.StartBound(name, argv, env, mem)
+}
+
+// StartBound is Start with extra bind mounts ("host:container:ro").
+func (h *Harness) StartBound(name string, argv, env []string, mem int64, extra ...string) string {
+	h.t.Helper()
 	ctx := context.Background()
-	binds := []string{"/usr:/usr:ro", "/lib:/lib:ro", "/lib64:/lib64:ro", "/bin:/bin:ro", "/bin/sh:" + Node + ":ro",
-		h.script + ":" + N8n + ":ro", h.script + ":/opt/lab/runner-loop.sh:ro", h.script + ":/opt/bin/exporter:ro"}
+	binds := append([]string{"/usr:/usr:ro", "/lib:/lib:ro", "/lib64:/lib64:ro", "/bin:/bin:ro", "/bin/sh:" + Node + ":ro",
+		h.script + ":" + N8n + ":ro", h.script + ":/opt/lab/runner-loop.sh:ro", h.script + ":/opt/bin/exporter:ro"}, extra...)
 	cfg := &container.Config{Image: Image, Entrypoint: argv[:1], Cmd: argv[1:], Env: env, Labels: map[string]string{Label: h.Run}}
 	hc := &container.HostConfig{NetworkMode: "host", Binds: binds}
 	hc.Memory, hc.MemorySwap = mem, mem
