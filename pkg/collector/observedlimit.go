@@ -12,8 +12,8 @@ import (
 // it pairs again when it filled a limit in.
 func (c *Collector) observeLimits(r *Report) {
 	routes := c.routes()
-	dialled := map[int]int{} // route index → runners that dial it
-	var unknown []topology.Attachment
+	dialled := map[int]int{}    // route index → runners that dial it
+	unknown := map[string]int{} // runner ID → its route, limit unknown
 	for _, nodes := range r.Topology.Hosts() {
 		for _, w := range nodes {
 			for _, a := range w.Runners {
@@ -23,16 +23,15 @@ func (c *Collector) observeLimits(r *Report) {
 				}
 				dialled[i]++
 				if !a.Runner.Settings.RunnerLimit.Known() {
-					unknown = append(unknown, a)
+					unknown[a.Runner.ID] = i
 				}
 			}
 		}
 	}
 	limits := map[string]int{}
-	for _, a := range unknown {
-		i := routeIndex(a, routes)
+	for id, i := range unknown {
 		if n := routes[i].stats.Stats().InferredLimit; n > 0 && dialled[i] == 1 {
-			limits[a.Runner.ID] = n
+			limits[id] = n
 		}
 	}
 	if len(limits) == 0 {

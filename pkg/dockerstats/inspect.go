@@ -37,7 +37,7 @@ func (c *Client) fromInspect(ctx context.Context, in container.InspectResponse) 
 	if !ok {
 		return topology.Process{}, false
 	}
-	if problem != "" && p.Role == topology.RoleLauncher {
+	if problem != "" {
 		p.Problems = append(p.Problems, problem)
 	}
 	p.ID, p.Name = in.ID, strings.TrimPrefix(in.Name, "/")
